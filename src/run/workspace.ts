@@ -1,0 +1,136 @@
+import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { writeFileAtomic } from "../core/atomic-write.js";
+import { type Diagnostic, error } from "../core/diagnostics.js";
+import type { RunId } from "../envelope/types.js";
+import { type RunEvent, STATE_SCHEMA, type WorkspaceState } from "./workspace-types.js";
+
+/** The workspace folder name, relative to the repository root. */
+export const WORKSPACE_DIR = ".devrites";
+
+/** Repository-relative paths inside the workspace. One place computes them. */
+export const workspacePaths = {
+  state: `${WORKSPACE_DIR}/state.json`,
+  runs: `${WORKSPACE_DIR}/runs`,
+  runDir: (runId: RunId) => `${WORKSPACE_DIR}/runs/${runId}`,
+  packet: (runId: RunId) => `${WORKSPACE_DIR}/runs/${runId}/packet.json`,
+  baseline: (runId: RunId) => `${WORKSPACE_DIR}/runs/${runId}/baseline.json`,
+  result: (runId: RunId) => `${WORKSPACE_DIR}/runs/${runId}/result.json`,
+  events: (runId: RunId) => `${WORKSPACE_DIR}/runs/${runId}/events.jsonl`,
+  questions: `${WORKSPACE_DIR}/questions.jsonl`,
+  decisions: `${WORKSPACE_DIR}/decisions.jsonl`,
+} as const;
+
+export function emptyState(now: string): WorkspaceState {
+  return { schema: STATE_SCHEMA, active_rite: null, phase: null, active_runs: [], updated_at: now };
+}
+
+export type StateRead =
+  | { ok: true; state: WorkspaceState; exists: boolean }
+  | { ok: false; diagnostics: Diagnostic[] };
+
+/**
+ * Read `.devrites/state.json`. A missing file is an empty state; an unreadable or malformed one is a
+ * diagnostic (never silently replaced, so nothing of the user's is lost).
+ */
+export function readState(root: string, now: string): StateRead {
+  const rel = workspacePaths.state;
+  let text: string;
+  try {
+    text = readFileSync(join(root, rel), "utf8");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT")
+      return { ok: true, state: emptyState(now), exists: false };
+    return { ok: false, diagnostics: [error("workspace.unreadable", (e as Error).message, { path: rel })] };
+  }
+  try {
+    const parsed = JSON.parse(text) as WorkspaceState;
+    if (parsed?.schema !== STATE_SCHEMA || !Array.isArray(parsed.active_runs)) {
+      return {
+        ok: false,
+        diagnostics: [
+          error("workspace.state-invalid", `expected a ${STATE_SCHEMA} object`, {
+            path: rel,
+            hint: "restore the file from version control, or move it aside to start a fresh journey",
+          }),
+        ],
+      };
+    }
+    return { ok: true, state: parsed, exists: true };
+  } catch (e) {
+    return {
+      ok: false,
+      diagnostics: [
+        error("workspace.state-invalid", `not valid JSON: ${(e as Error).message}`, {
+          path: rel,
+          hint: "restore the file from version control, or move it aside to start a fresh journey",
+        }),
+      ],
+    };
+  }
+}
+
+export function writeState(root: string, state: WorkspaceState): void {
+  writeFileAtomic(join(root, workspacePaths.state), `${JSON.stringify(state, null, 2)}\n`);
+}
+
+/**
+ * Append one event as a single line. O_APPEND writes of one buffer are not interleaved with other appenders
+ * on local filesystems, and the file is never rewritten.
+ */
+export function appendEvent(root: string, event: RunEvent): void {
+  appendJsonLine(join(root, workspacePaths.events(event.run_id)), event);
+}
+
+export function appendJsonLine(absPath: string, value: unknown): void {
+  mkdirSync(dirname(absPath), { recursive: true });
+  const fd = openSync(absPath, "a", 0o644);
+  try {
+    writeSync(fd, `${JSON.stringify(value)}\n`);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export interface JsonLines<T> {
+  values: T[];
+  diagnostics: Diagnostic[];
+}
+
+/** Read a JSON-lines file; a corrupt line becomes a diagnostic with its line number and is skipped. */
+export function readJsonLines<T>(absPath: string, relPath: string): JsonLines<T> {
+  let text: string;
+  try {
+    text = readFileSync(absPath, "utf8");
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") return { values: [], diagnostics: [] };
+    return {
+      values: [],
+      diagnostics: [error("workspace.unreadable", (e as Error).message, { path: relPath })],
+    };
+  }
+  const values: T[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const lines = text.split("\n");
+  lines.forEach((line, i) => {
+    if (line.trim() === "") return;
+    try {
+      values.push(JSON.parse(line) as T);
+    } catch {
+      const torn = i === lines.length - 1;
+      diagnostics.push(
+        error(
+          "ledger.corrupt-line",
+          torn ? "last line is incomplete (torn write)" : "line is not valid JSON",
+          {
+            path: relPath,
+            line: i + 1,
+            hint: "the ledger is append-only: leave the line in place; devrites skips it",
+          },
+        ),
+      );
+    }
+  });
+  return { values, diagnostics };
+}
