@@ -1,0 +1,74 @@
+import { createHash } from "node:crypto";
+import { constants } from "node:fs";
+import { open } from "node:fs/promises";
+
+/** Lowercase hex SHA-256 of a string (UTF-8) or bytes. */
+export function sha256Hex(data: string | Uint8Array): string {
+  return createHash("sha256").update(data).digest("hex");
+}
+
+export interface HashFileOptions {
+  /**
+   * Refuse to follow a symlink at the final component (the open fails with `ELOOP`), and never block on a
+   * FIFO. Used where the caller has already decided the path is a regular file and must not be redirected.
+   */
+  noFollow?: boolean;
+}
+
+/** Streaming SHA-256 of a file's bytes. Rejects when the path cannot be opened or is not a regular file. */
+export async function sha256File(absPath: string | Buffer, options: HashFileOptions = {}): Promise<string> {
+  const info = await hashFileInfo(absPath, options);
+  if (!info.isFile)
+    throw Object.assign(new Error(`not a regular file: ${String(absPath)}`), { code: "ENOTFILE" });
+  return info.sha256;
+}
+
+/**
+ * Streaming SHA-256 plus what `fstat` said about the opened file, so a caller can check it hashed the kind of
+ * file it meant to (no check-then-open race).
+ */
+export async function hashFileInfo(
+  absPath: string | Buffer,
+  options: HashFileOptions = {},
+): Promise<{ sha256: string; size: number; mode: number; isFile: boolean }> {
+  const flags = options.noFollow
+    ? constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0)
+    : constants.O_RDONLY;
+  const handle = await open(absPath, flags);
+  try {
+    const st = await handle.stat();
+    if (!st.isFile()) return { sha256: "", size: 0, mode: st.mode, isFile: false };
+    const hash = createHash("sha256");
+    const buf = Buffer.allocUnsafe(64 * 1024);
+    let size = 0;
+    for (;;) {
+      const { bytesRead } = await handle.read(buf, 0, buf.length, null);
+      if (bytesRead === 0) break;
+      hash.update(buf.subarray(0, bytesRead));
+      size += bytesRead;
+    }
+    return { sha256: hash.digest("hex"), size, mode: st.mode, isFile: true };
+  } finally {
+    await handle.close();
+  }
+}
+
+const encoder = new TextEncoder();
+
+/**
+ * Unambiguous framing: every field becomes an 8-byte big-endian byte length followed by its bytes (strings as
+ * UTF-8). Two different field lists of the same arity never produce the same bytes, unlike plain concatenation.
+ */
+export function lengthPrefixed(fields: (string | Uint8Array)[]): Uint8Array {
+  const parts = fields.map((f) => (typeof f === "string" ? encoder.encode(f) : f));
+  const total = parts.reduce((n, p) => n + 8 + p.length, 0);
+  const out = new Uint8Array(total);
+  const view = new DataView(out.buffer);
+  let off = 0;
+  for (const p of parts) {
+    view.setBigUint64(off, BigInt(p.length), false);
+    out.set(p, off + 8);
+    off += 8 + p.length;
+  }
+  return out;
+}
