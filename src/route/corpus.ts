@@ -9,45 +9,14 @@ import { join } from "node:path";
 import { z } from "zod";
 import { type Diagnostic, error } from "../core/diagnostics.js";
 import { route } from "./route.js";
-import type { RiteCard, RouteResult } from "./types.js";
+import type { NegativeCase, RiteCard, RouteResult, RoutingCorpus } from "./types.js";
+
+export type { NegativeCase, RoutingCase, RoutingCorpus } from "./types.js";
 
 export const ROUTING_SCHEMA = "devrites-routing/v1";
 
-/** One phrasing, optionally said while a journey is in a rite. */
-export interface RoutingCase {
-  /** @minLength 1 */
-  text: string;
-  /** The active rite when the phrase is said (null or absent: no journey). */
-  active?: string | null;
-}
-
-/** A phrasing that must not route to the corpus's rite. */
-export interface NegativeCase extends RoutingCase {
-  /** Where it must go instead: a rite name, or `clarify` (the router must ask). Absent: anywhere else. */
-  expect?: string;
-}
-
-/** `routing.json` next to a rite's SKILL.md. */
-export interface RoutingCorpus {
-  schema: "devrites-routing/v1";
-  /**
-   * The rite this corpus guards (its folder name).
-   * @pattern ^rite(-[a-z0-9]+)*$
-   */
-  rite: string;
-  /**
-   * Phrasings that must route here (at least six).
-   * @minItems 6
-   */
-  positive: RoutingCase[];
-  /**
-   * Phrasings that must not route here.
-   * @minItems 1
-   */
-  negative: NegativeCase[];
-}
-
 const caseSchema = z.strictObject({ text: z.string().min(1), active: z.string().nullable().optional() });
+/** Runtime mirror of {@link RoutingCorpus}; the generated JSON Schema is differentially tested against it. */
 export const routingCorpusSchema = z.strictObject({
   schema: z.literal(ROUTING_SCHEMA),
   rite: z.string().regex(/^rite(-[a-z0-9]+)*$/),

@@ -38,3 +38,37 @@ export interface RouteResult {
   /** The rites in contention, best first, with their scores (for `--json` and the eval report). */
   candidates?: { rite: string; score: number }[];
 }
+
+/** One phrasing, optionally said while a journey is in a rite. */
+export interface RoutingCase {
+  /** @minLength 1 */
+  text: string;
+  /** The active rite when the phrase is said (null or absent: no journey). */
+  active?: string | null;
+}
+
+/** A phrasing that must not route to the corpus's rite. */
+export interface NegativeCase extends RoutingCase {
+  /** Where it must go instead: a rite name, or `clarify` (the router must ask). Absent: anywhere else. */
+  expect?: string;
+}
+
+/** `routing.json` next to a rite's SKILL.md. */
+export interface RoutingCorpus {
+  schema: "devrites-routing/v1";
+  /**
+   * The rite this corpus guards (its folder name).
+   * @pattern ^rite(-[a-z0-9]+)*$
+   */
+  rite: string;
+  /**
+   * Phrasings that must route here (at least six).
+   * @minItems 6
+   */
+  positive: RoutingCase[];
+  /**
+   * Phrasings that must not route here.
+   * @minItems 1
+   */
+  negative: NegativeCase[];
+}

@@ -1,17 +1,18 @@
 import { randomBytes } from "node:crypto";
+import { FORMATS } from "../envelope/zod.js";
 
 /**
- * Identifier formats of the workspace, in one place. Timestamps are UTC; the random tail keeps two ids minted
- * in the same second apart.
+ * Identifiers of the workspace: minting here, the formats in `FORMATS` (one source for the types' patterns,
+ * zod and these). Timestamps are UTC; the random tail keeps two ids minted in the same second apart.
  */
 
-export const RUN_ID_RE = /^run-[0-9]{8}T[0-9]{6}Z-[0-9a-f]{8}$/;
-export const JOURNEY_ID_RE = /^j-[0-9]{8}T[0-9]{6}Z-[0-9a-f]{8}$/;
-export const QID_RE = /^q-[0-9]{8}-[0-9]{3,}$/;
-export const DECISION_ID_RE = /^d-[0-9]{8}-[0-9]{3,}$/;
+const re = (f: { pattern: string }) => new RegExp(f.pattern, "u");
+export const RUN_ID_RE = re(FORMATS.runId);
+export const JOURNEY_ID_RE = re(FORMATS.journeyId);
+export const QID_RE = re(FORMATS.questionId);
+export const DECISION_ID_RE = re(FORMATS.decisionId);
 /** `<rite>/<actor>#<n>`: a leaf role or `human`. */
-export const STEP_ID_RE = /^rite(-[a-z0-9]+)*\/[a-z0-9][a-z0-9-]*#[1-9][0-9]*$/;
-export const TIMESTAMP_RE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$/;
+export const STEP_ID_RE = re(FORMATS.journeyStepId);
 
 /** `20261129T221500Z` from an ISO timestamp. */
 function compactStamp(iso: string): string {

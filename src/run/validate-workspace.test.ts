@@ -73,7 +73,7 @@ describe("validateWorkspace", () => {
     put(
       workspacePaths.events(RUN),
       [
-        JSON.stringify({ ts: T, run_id: RUN, type: "nodots", data: {} }),
+        JSON.stringify({ ts: "yesterday", run_id: RUN, type: "packet.created", data: {} }),
         JSON.stringify({ ts: T, run_id: "run-20261129T221500Z-ffffffff", type: "packet.created", data: {} }),
         JSON.stringify({ ts: T, run_id: RUN, type: "result.checked", data: { verdict: "maybe" } }),
         JSON.stringify({

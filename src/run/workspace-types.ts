@@ -93,10 +93,7 @@ export interface RunEvent {
   /** When it happened. */
   ts: Timestamp;
   run_id: RunId;
-  /**
-   * What happened, e.g. `packet.created`, `guard.decision`, `result.recorded`, `result.checked`.
-   * @pattern ^[a-z][a-z0-9-]*(\.[a-z][a-z0-9-]*)+$
-   */
+  /** What happened, e.g. `packet.created`, `guard.decision`, `result.recorded`, `result.checked`. */
   type: string;
   /** Event-specific fields. */
   data: Record<string, unknown>;
@@ -175,7 +172,10 @@ export interface QuestionRaised {
   journey_id?: JourneyId;
   /** The run whose result carried the gate. */
   run_id?: RunId;
-  /** The gate's own id inside that result. */
+  /**
+   * The gate's own id inside that result.
+   * @pattern ^[a-z0-9][a-z0-9-]*$
+   */
   gate_id?: string;
 }
 
@@ -188,7 +188,10 @@ export interface QuestionAnswered {
   answered_at: Timestamp;
 }
 
-/** One line of `.devrites/questions.jsonl`. */
+/**
+ * One line of `.devrites/questions.jsonl`.
+ * @discriminator type
+ */
 export type QuestionLine = QuestionRaised | QuestionAnswered;
 
 /** A question folded from its lines: the raised fields plus the answer, once given. */
