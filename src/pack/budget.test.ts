@@ -7,8 +7,8 @@ import {
   measurePack,
 } from "./budget.js";
 import { buildPack } from "./build.js";
+import { cleanFiles, FRAGMENT, REFERENCE, RITE, ROLE, SHIPPED_PACK } from "./fixtures.js";
 import { loadPack } from "./load.js";
-import { cleanFiles, FRAGMENT, REFERENCE, RITE, ROLE, SHIPPED_PACK } from "./test-support.js";
 
 describe("measurePack", () => {
   it("counts name + description always-on, and frontmatter + expanded body on invoke", () => {

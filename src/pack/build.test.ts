@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { buildPack, splitTools } from "./build.js";
-import { cleanFiles, edit, withFiles } from "./test-support.js";
+import { cleanFiles, edit, withFiles } from "./fixtures.js";
 
 describe("buildPack on a clean pack", () => {
   const { model, diagnostics } = buildPack(cleanFiles());

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { buildPack } from "./build.js";
+import { edit, RITE, withFiles } from "./fixtures.js";
 import { findCycles, lintGraph } from "./graph.js";
-import { edit, RITE, withFiles } from "./test-support.js";
 import type { DelegationGraph } from "./types.js";
 
 const codes = (files: Map<string, string>) =>

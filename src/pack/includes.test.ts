@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildPack } from "./build.js";
+import { edit } from "./fixtures.js";
 import { expandIncludes } from "./includes.js";
-import { edit } from "./test-support.js";
 import type { FragmentModel } from "./types.js";
 
 const frag = (path: string, content: string): [string, FragmentModel] => [

@@ -1,17 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { ALWAYS_ON_CHAR_BUDGET, DESCRIPTION_MAX_CHARS, INVOKE_CHAR_BUDGET } from "./budget.js";
 import { buildPack } from "./build.js";
+import { check, cleanFiles, edit, errorCodes, PLANNED_COMMANDS, RITE, ROLE, withFiles } from "./fixtures.js";
 import { lintPack } from "./lint.js";
-import {
-  check,
-  cleanFiles,
-  edit,
-  errorCodes,
-  PLANNED_COMMANDS,
-  RITE,
-  ROLE,
-  withFiles,
-} from "./test-support.js";
 
 const SKILL = "skills/rite-look/SKILL.md";
 const AGENT = "agents/devrites-evidence-scout.md";

@@ -17,9 +17,9 @@ import type {
   SideEffects,
   WrightReport,
 } from "../envelope/types.js";
+import { PLANNED_COMMANDS, SHIPPED_PACK } from "./fixtures.js";
 import { lintPack } from "./lint.js";
 import { loadPack } from "./load.js";
-import { PLANNED_COMMANDS, SHIPPED_PACK } from "./test-support.js";
 import type { PackModel } from "./types.js";
 
 let model: PackModel;

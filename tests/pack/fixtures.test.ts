@@ -7,8 +7,8 @@
 import { readdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { PLANNED_COMMANDS } from "../../src/pack/fixtures.js";
 import { lintPack, loadPack } from "../../src/pack/index.js";
-import { PLANNED_COMMANDS } from "../../src/pack/test-support.js";
 
 const ROOT = fileURLToPath(new URL("../fixtures/packs/", import.meta.url));
 
