@@ -2,9 +2,11 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { cardsFromPack, loadRiteCards } from "./cards.js";
 import { evaluateCorpora, judgeCase, loadCorpora } from "./corpus.js";
-import { FIXTURE_CARDS as CARDS } from "./fixtures/cards.js";
+import { FIXTURE_CARDS as CARDS, PROPOSED_HINTS, withHints } from "./fixtures.js";
+import type { RiteCard } from "./types.js";
 
 const PACK = fileURLToPath(new URL("../../pack/.claude", import.meta.url));
 const RITES = [
@@ -22,6 +24,13 @@ const RITES = [
 
 describe("the pack's routing corpora", () => {
   const { corpora, diagnostics } = loadCorpora(PACK);
+  /** The pack's own rite cards (names, descriptions, phases), with the proposed hints. */
+  let packCards: RiteCard[] = [];
+  beforeAll(async () => {
+    const loaded = await loadRiteCards(PACK);
+    expect(loaded.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    packCards = withHints(loaded.cards, PROPOSED_HINTS);
+  });
 
   it("load cleanly, one per routable rite, each with six or more positives and some negatives", () => {
     expect(diagnostics).toEqual([]);
@@ -33,7 +42,8 @@ describe("the pack's routing corpora", () => {
   });
 
   it("route with an overall accuracy of at least 0.9 (the regression gate)", () => {
-    const report = evaluateCorpora(corpora, CARDS);
+    expect(packCards.map((c) => c.name)).toEqual(RITES);
+    const report = evaluateCorpora(corpora, packCards);
     const failures = report.rites.flatMap((r) =>
       r.failures.map((f) => `${r.rite} ${f.kind} "${f.text}" → ${f.got.rite} (${f.got.reason})`),
     );
@@ -41,6 +51,43 @@ describe("the pack's routing corpora", () => {
     expect(report.accuracy, failures.join("\n")).toBeGreaterThanOrEqual(0.9);
     for (const r of report.rites)
       expect(r.accuracy, `${r.rite}\n${failures.join("\n")}`).toBeGreaterThanOrEqual(0.75);
+  });
+});
+
+describe("proposed hints", () => {
+  it("obey the pack's hint rules (lowercase, trimmed, each on one rite only) and cover every rite", () => {
+    const owner = new Map<string, string>();
+    for (const [rite, hints] of Object.entries(PROPOSED_HINTS)) {
+      expect(RITES).toContain(rite);
+      for (const h of hints) {
+        expect(h).toBe(h.trim().toLowerCase());
+        expect(owner.get(h) ?? rite, `${h} is on ${owner.get(h)} and ${rite}`).toBe(rite);
+        owner.set(h, rite);
+      }
+    }
+    expect(Object.keys(PROPOSED_HINTS).sort()).toEqual(RITES);
+  });
+});
+
+describe("cardsFromPack", () => {
+  const skill = (name: string, phase?: "build", hints = ["x"]) => ({
+    name,
+    description: `d ${name}`,
+    devrites: { dispatches: [], route: { hints }, ...(phase ? { phase } : {}) },
+  });
+  it("takes the rite skills only, the menu first, with phase and hints", () => {
+    const cards = cardsFromPack({
+      skills: [
+        skill("rite-build", "build", ["build"]),
+        skill("helper"),
+        skill("rite"),
+        skill("rites-x"),
+      ] as never,
+    });
+    expect(cards).toEqual([
+      { name: "rite", description: "d rite", hints: ["x"] },
+      { name: "rite-build", description: "d rite-build", hints: ["build"], phase: "build" },
+    ]);
   });
 });
 

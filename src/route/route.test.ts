@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { FIXTURE_CARDS as CARDS } from "./fixtures/cards.js";
+import { FIXTURE_CARDS as CARDS } from "./fixtures.js";
 import { cardScore, explicitRites, hintScore, route, toRequest } from "./route.js";
 import { requestTokens, stem, words } from "./text.js";
 import type { RiteCard } from "./types.js";
