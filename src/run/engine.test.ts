@@ -441,4 +441,21 @@ describe("runJourney", () => {
       "step.accepted",
     ]);
   });
+
+  it("judges again a result checked as accepted before a crash; a failing re-check is a failed attempt", async () => {
+    const r = ref();
+    const j: Journey = { name: "t", steps: [{ kind: "dispatch", rite: "rite-spec", phase: "spec", packets: [scout("a")] }] };
+    await drive(j, r, new FakeDriver(() => ({ pending: true })));
+    const run = listRunDirs(root)[0] ?? "";
+    const abs = join(root, workspacePaths.events(run));
+    const step = { step_id: "rite-spec/devrites-evidence-scout#1", attempt: 1 };
+    const line = (type: string, data: Record<string, unknown>) =>
+      `${JSON.stringify({ ts: new Date().toISOString(), run_id: run, type, data })}\n`;
+    // The crash: checked as accepted, killed before the payload was persisted.
+    appendFileSync(abs, line("result.returned", step) + line("result.checked", { ...step, verdict: "accepted" }));
+    const d = new FakeDriver((req) => (req.attempt === 1 ? { throwIn: "check" } : undefined));
+    expect((await drive(j, r, d)).outcome.status).toBe("done");
+    expect(readRunEvents(root, run).values.map((e) => e.type).slice(-2)).toEqual(["step.failed", "step.retry"]);
+    expect(d.sent.map((s) => s.attempt)).toEqual([2]);
+  });
 });

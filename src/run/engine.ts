@@ -459,24 +459,43 @@ export async function* runJourney(opts: EngineOptions): AsyncGenerator<EngineEve
         for (const w of work) {
           const ch = w.rec.checked;
           if (!ch || ch.verdict === "rejected" || w.rec.accepted || w.rec.blocked || w.rec.failed) continue;
-          const outcome = toCheck.includes(w)
-            ? (judged[toCheck.indexOf(w)] as PromiseFulfilledResult<CheckOutcome> | undefined)?.value
-            : await recheck(w);
-          if (outcome) yield* accept(w.m, w.rec, outcome);
+          if (toCheck.includes(w)) {
+            const outcome = (judged[toCheck.indexOf(w)] as PromiseFulfilledResult<CheckOutcome> | undefined)
+              ?.value;
+            if (outcome) yield* accept(w.m, w.rec, outcome);
+            continue;
+          }
+          // Checked as accepted before a crash, payload not yet persisted: judge it again (checks are pure).
+          let again: CheckOutcome;
+          try {
+            again = await driver.check(requestOf(w.m, w.rec));
+          } catch (e) {
+            yield driverFailed(w, "re-check", e);
+            continue;
+          }
+          if (again.verdict === "rejected")
+            yield {
+              type: "run",
+              event: ledger.append(
+                w.rec.run_id,
+                EV.failed,
+                {
+                  step_id: w.m.stepId,
+                  attempt: w.rec.intent.attempt,
+                  diagnostics: again.diagnostics.map((d) => ({ code: d.code, message: d.message })),
+                },
+                now(),
+              ),
+            };
+          else yield* accept(w.m, w.rec, again);
         }
         syncActiveRuns();
         // Pause for the runs still out only when nothing else moved: retries of rejected members and the
         // gates of accepted ones go ahead first.
-        if (awaiting.length > 0 && ledger.size === before) return { kind: "await", runs: awaiting };
-      }
-    }
-
-    /** A result checked as accepted before a crash, but whose payload was not persisted: judge it again. */
-    async function recheck(w: { m: Member; rec: AttemptRecord }): Promise<CheckOutcome | undefined> {
-      try {
-        return await driver.check(requestOf(w.m, w.rec));
-      } catch {
-        return undefined;
+        if (ledger.size === before) {
+          if (awaiting.length > 0) return { kind: "await", runs: awaiting };
+          throw new Error("engine made no progress on a wave with nothing outstanding (a bug)");
+        }
       }
     }
 
