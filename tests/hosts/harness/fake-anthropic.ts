@@ -148,6 +148,11 @@ export function anthropicContext(body: AnthropicRequestBody, headers: IncomingHt
   };
 }
 
+/** The scenario context of a logged `POST /v1/messages` request, for assertions after a run. */
+export function anthropicContextOf(req: LoggedRequest): AnthropicContext {
+  return anthropicContext((req.body ?? {}) as AnthropicRequestBody, req.headers);
+}
+
 export function normalizeAnthropicReply(reply: AnthropicReply): Required<AnthropicReplyObject> {
   let content: AnthropicBlock[];
   let stop: AnthropicReplyObject["stopReason"];

@@ -191,6 +191,11 @@ export function responsesContext(body: ResponsesRequestBody, headers: IncomingHt
   };
 }
 
+/** The scenario context of a logged `POST /v1/responses` request, for assertions after a run. */
+export function responsesContextOf(req: LoggedRequest): ResponsesContext {
+  return responsesContext((req.body ?? {}) as ResponsesRequestBody, req.headers);
+}
+
 export function normalizeResponsesReply(reply: ResponsesReply): ResponsesItem[] {
   if (typeof reply === "string") return [text(reply)];
   return Array.isArray(reply) ? reply : [reply];

@@ -2,7 +2,7 @@
  * Isolation and process control for real-host runs: a throwaway HOME and a temp project (`git init`) per
  * scenario, and host processes started in their own process group with a kill timer, killed by PID on teardown.
  */
-import { cpSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
@@ -162,4 +162,22 @@ export function parseJsonLines<E>(stdout: string): { events: E[]; nonJson: strin
     }
   }
   return { events, nonJson };
+}
+
+/**
+ * Read a JSON-lines log (e.g. a hook that appends its stdin to `$E2E_HOOK_LOG`). A missing file is an empty
+ * log; a line that is not JSON throws, naming the line, so a broken hook cannot pass unnoticed.
+ */
+export function readJsonLinesFile(path: string): Record<string, unknown>[] {
+  if (!existsSync(path)) return [];
+  return readFileSync(path, "utf8")
+    .split("\n")
+    .filter((l) => l.trim() !== "")
+    .map((l, i) => {
+      try {
+        return JSON.parse(l) as Record<string, unknown>;
+      } catch {
+        throw new Error(`${path}:${i + 1} is not JSON: ${l.slice(0, 200)}`);
+      }
+    });
 }
