@@ -213,11 +213,11 @@ export interface PluginDetails {
   inventory: Record<string, { count: number; names: string[] }>;
 }
 
-const TOKEN = String.raw`(?:~\s*\d+(?:\.\d+)?\s*[kKmM]?|<\s*\d+(?:\.\d+)?\s*[kKmM]?)`;
+const TOKEN = String.raw`(?:~\s*\d+(?:\.\d+)?[kKmM]?|<\s*\d+(?:\.\d+)?[kKmM]?)`;
 
 /** `~130` → 130, `< 20` → 20, `~2.7k` → 2700, `~1.2M` → 1200000; NaN when unreadable (pure). */
 export function parseTokenValue(raw: string): number {
-  const m = /^(?:~|<)?\s*(\d+(?:\.\d+)?)\s*([kKmM]?)$/.exec(raw.trim());
+  const m = /^(?:~|<)?\s*(\d+(?:\.\d+)?)([kKmM]?)$/.exec(raw.trim());
   if (!m) return Number.NaN;
   const n = Number(m[1]);
   const unit = (m[2] ?? "").toLowerCase();
