@@ -98,7 +98,7 @@ export interface ResponsesContext {
   hasToolResult(callId: string): boolean;
   /** All `developer` message text joined. */
   developer: string;
-  /** Tool names offered, namespaced ones as `<namespace>.<name>`. */
+  /** Tool names offered (`tools` and `additional_tools`), namespaced ones as `<namespace>.<name>`. */
   toolNames: string[];
   /** Does `text` occur in any input message or tool output? */
   has(text: string): boolean;
@@ -134,6 +134,19 @@ function contentText(content: unknown): string {
         : "",
     )
     .join("\n");
+}
+
+/**
+ * The tools a request offers: the body's `tools` plus those of any `additional_tools` input item (catalog
+ * model slugs such as `gpt-6-sol` send their tool surface there and leave `tools` empty) (pure).
+ */
+export function offeredTools(body: ResponsesRequestBody): ResponsesTool[] {
+  const out: ResponsesTool[] = Array.isArray(body.tools) ? [...body.tools] : [];
+  for (const item of Array.isArray(body.input) ? body.input : []) {
+    if (item.type === "additional_tools" && Array.isArray(item.tools))
+      out.push(...(item.tools as ResponsesTool[]));
+  }
+  return out;
 }
 
 /** Flatten a tools array to names, namespaced ones as `<namespace>.<name>` (pure). */
@@ -186,7 +199,7 @@ export function responsesContext(body: ResponsesRequestBody, headers: IncomingHt
     toolResult: (id) => outputs.get(id),
     hasToolResult: (id) => outputs.has(id),
     developer: developer.join("\n"),
-    toolNames: flattenToolNames(body.tools),
+    toolNames: flattenToolNames(offeredTools(body)),
     has: (t) => all.includes(t),
   };
 }

@@ -308,6 +308,26 @@ describe("responsesContext", () => {
   });
 });
 
+describe("offeredTools", () => {
+  it("merges body tools with an additional_tools input item (catalog slugs send tools there)", () => {
+    const body: R.ResponsesRequestBody = {
+      tools: [],
+      input: [
+        {
+          type: "additional_tools",
+          role: "developer",
+          tools: [
+            { type: "namespace", name: "collaboration", tools: [{ type: "function", name: "spawn_agent" }] },
+          ],
+        },
+      ],
+    };
+    expect(R.offeredTools(body).map((t) => t.name)).toEqual(["collaboration"]);
+    expect(R.responsesContext(body, {}).toolNames).toEqual(["collaboration.spawn_agent"]);
+    expect(R.offeredTools({})).toEqual([]);
+  });
+});
+
 describe("decodeBody", () => {
   it("passes identity through and reports unknown encodings", () => {
     expect(decodeBody(Buffer.from("x"), undefined)).toEqual({ text: "x" });

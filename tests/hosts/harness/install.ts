@@ -64,8 +64,11 @@ export function ensureHosts(): Promise<Hosts> {
 
 async function ensureHostsUncached(cacheDir: string): Promise<Hosts> {
   try {
-    const first = await checkHosts(cacheDir);
-    if (!first.skipReason) return first;
+    // While another process holds the install lock, a half-written install may already answer --version.
+    if (!existsSync(lockPath(cacheDir))) {
+      const first = await checkHosts(cacheDir);
+      if (!first.skipReason) return first;
+    }
     const lock = await acquireLock(cacheDir);
     if (typeof lock === "string") return { cacheDir, skipReason: lock };
     try {
@@ -182,9 +185,13 @@ function isAlive(pid: number): boolean {
   }
 }
 
+function lockPath(cacheDir: string): string {
+  return `${cacheDir}.lock`;
+}
+
 /** Take the install lock; returns a release function, or an error text after the wait runs out. */
 async function acquireLock(cacheDir: string): Promise<(() => void) | string> {
-  const lockDir = `${cacheDir}.lock`;
+  const lockDir = lockPath(cacheDir);
   const owner = join(lockDir, "pid");
   const deadline = Date.now() + LOCK_WAIT_MS;
   mkdirSync(join(cacheDir, ".."), { recursive: true });
