@@ -10,6 +10,9 @@ import { type Hosts, hostsRequired } from "./install.js";
 
 export type HostName = "claude" | "codex";
 
+/** Per-test timeout inside `describeHosts`. */
+export const HOST_TEST_TIMEOUT_MS = 90_000;
+
 /** Why a suite needing `need` cannot run, or undefined when it can (pure). */
 export function hostSkipReason(hosts: Hosts, need: HostName[]): string | undefined {
   const missing = need.filter((h) => !hosts[h]);
@@ -27,5 +30,10 @@ export function describeHosts(name: string, hosts: Hosts, need: HostName[], body
     });
     return;
   }
-  describe.skipIf(skip !== undefined)(skip ? `${name} — SKIPPED: ${skip}` : name, body);
+  // Longer than the runners' 60 s kill timer, so a hung host ends as a run with `timedOut`, not a test timeout.
+  describe.skipIf(skip !== undefined)(
+    skip ? `${name} — SKIPPED: ${skip}` : name,
+    { timeout: HOST_TEST_TIMEOUT_MS },
+    body,
+  );
 }
