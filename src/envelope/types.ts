@@ -23,11 +23,12 @@ export type Sha256 = string;
 export type RunId = string;
 
 /**
- * A repository-relative path with forward slashes: no leading `/`, no `..` or `.` segments, no empty
- * segments, no NUL. Deeper checks (containment, symlinks, `.git`, `.devrites/`) are done by the scope module.
+ * A repository-relative path with forward slashes: not empty, no leading or trailing `/`, no `..` or `.`
+ * segments, no empty segments (`a//b`), no backslash, no NUL; at most 4096 characters (code points).
+ * Deeper checks (containment, symlinks, `.git`, `.devrites/`) are done by the scope module.
  * @minLength 1
  * @maxLength 4096
- * @pattern ^(?!\/)(?!(.*\/)?\.\.?(\/|$))(?!.*\/\/)[^\u0000\\]+$
+ * @pattern ^(?!\/)(?![\s\S]*\/$)(?!([\s\S]*\/)?\.\.?(\/|$))(?![\s\S]*\/\/)[^\u0000\\]+$
  */
 export type RepoPath = string;
 
@@ -36,6 +37,22 @@ export type RepoPath = string;
  * @pattern ^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?Z$
  */
 export type Timestamp = string;
+
+/**
+ * A count that has no natural ceiling, bounded by the largest integer JSON numbers carry exactly.
+ * @asType integer
+ * @minimum 0
+ * @maximum 9007199254740991
+ */
+export type Count = number;
+
+/**
+ * A process exit status as the shell or the OS reports it (32-bit, signed or unsigned).
+ * @asType integer
+ * @minimum -2147483648
+ * @maximum 4294967295
+ */
+export type ProcessExitCode = number;
 
 /** The lifecycle phase the dispatching rite is in. */
 export type Phase = "spec" | "plan" | "build" | "prove" | "review" | "ship" | "quick";
@@ -167,39 +184,54 @@ export type ResultStatus = "complete" | "partial" | "blocked" | "cannot_verify" 
 
 /** Budget consumption, with the packet's ceilings echoed so a result can be read on its own. */
 export interface ResultBudget {
+  /** Files the leaf opened. Over the ceiling is the validator's verdict, not a schema error. */
+  files_used: Count;
+  /** Lines the leaf loaded into its context. */
+  loaded_lines_used: Count;
   /**
-   * @minimum 0
-   * @asType integer
-   */
-  files_used: number;
-  /**
-   * @minimum 0
-   * @asType integer
-   */
-  loaded_lines_used: number;
-  /**
+   * The packet's `budgets.max_files`.
    * @minimum 1
+   * @maximum 100000
    * @asType integer
    */
   max_files: number;
   /**
+   * The packet's `budgets.max_loaded_lines`.
    * @minimum 1
+   * @maximum 10000000
    * @asType integer
    */
   max_loaded_lines: number;
   /**
+   * The packet's `budgets.max_result_lines`.
    * @minimum 1
+   * @maximum 100000
    * @asType integer
    */
   max_result_lines: number;
 }
 
-/** One repository file the leaf created, modified or deleted. */
-export interface RepoWrite {
+/**
+ * One repository file the leaf created, modified or deleted. Tagged by `op`: `sha256_after` is null
+ * exactly when `op` is `delete`.
+ * @discriminator op
+ */
+export type RepoWrite = RepoWriteChange | RepoWriteDelete;
+
+/** A file the leaf created or modified. */
+export interface RepoWriteChange {
   path: RepoPath;
-  op: "create" | "modify" | "delete";
-  /** SHA-256 of the file after the write; null exactly when `op` is `delete`. */
-  sha256_after: Sha256 | null;
+  op: "create" | "modify";
+  /** SHA-256 of the file's bytes after the write. */
+  sha256_after: Sha256;
+}
+
+/** A file the leaf deleted. */
+export interface RepoWriteDelete {
+  path: RepoPath;
+  op: "delete";
+  /** Always null: a deleted file has no content. */
+  sha256_after: null;
 }
 
 /** A file the leaf wrote outside the repository (its scratch space), for the record. */
@@ -270,8 +302,8 @@ export interface ProofReport {
     /** @minLength 1 */
     name: string;
     command: string;
-    /** Exit code, or null when the command did not run. */
-    exit_code: number | null;
+    /** Exit code, or null when the command did not run (or was killed by a signal). */
+    exit_code: ProcessExitCode | null;
     outcome: "pass" | "fail" | "skipped" | "error";
     summary: string;
   }[];
@@ -287,7 +319,9 @@ export interface ReviewFindings {
     detail: string;
     path?: RepoPath;
     /**
+     * 1-based line the finding is about.
      * @minimum 1
+     * @maximum 9007199254740991
      * @asType integer
      */
     line?: number;
@@ -307,11 +341,15 @@ export interface WrightReport {
   tests_added: RepoPath[];
   commands_run: {
     command: string;
-    exit_code: number | null;
+    /** Exit code, or null when the command did not run (or was killed by a signal). */
+    exit_code: ProcessExitCode | null;
   }[];
 }
 
-/** The role-specific payload, tagged by `type`. */
+/**
+ * The role-specific payload, tagged by `type`.
+ * @discriminator type
+ */
 export type Payload =
   | { type: "evidence-dossier"; content: EvidenceDossier }
   | { type: "plan-candidate"; content: PlanCandidate }

@@ -4,7 +4,7 @@
  */
 
 import type { RoleName } from "../envelope/roles.js";
-import type { Phase, RunId, Timestamp } from "../envelope/types.js";
+import type { Phase, RepoPath, RunId, Timestamp } from "../envelope/types.js";
 
 export const STATE_SCHEMA = "devrites-state/v1";
 
@@ -12,10 +12,13 @@ export const STATE_SCHEMA = "devrites-state/v1";
 export interface ActiveRun {
   run_id: RunId;
   role: RoleName;
-  /** Composite step id `<rite>/<role>#<n>`. */
+  /**
+   * Composite step id `<rite>/<role>#<n>`.
+   * @pattern ^rite(-[a-z0-9]+)*\/devrites-[a-z0-9-]+#[0-9]+$
+   */
   step_id: string;
   /** Repository-relative path of the packet. */
-  packet_path: string;
+  packet_path: RepoPath;
   created_at: Timestamp;
 }
 
