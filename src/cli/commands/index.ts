@@ -1,4 +1,7 @@
 import type { Command } from "../command.js";
+import { packetNew } from "./packet-new.js";
+import { resultCheck } from "./result-check.js";
+import { resultRecord } from "./result-record.js";
 
 /** One import per command module; keep sorted. */
-export const allCommands: Command[] = [];
+export const allCommands: Command[] = [packetNew, resultCheck, resultRecord];
