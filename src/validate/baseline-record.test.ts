@@ -93,6 +93,33 @@ describe("verifyBaselineRecord", () => {
       expect(r.diagnostics.map((d) => [d.code, d.path])).toEqual([["result.baseline-tampered", PATH]]);
   });
 
+  it.each<[string, (e: Record<string, unknown>) => unknown]>([
+    ["an extra key", (e) => ({ ...e, mode: 420 })],
+    ["a missing key", ({ exec: _exec, ...rest }) => rest],
+    ["an unknown type", (e) => ({ ...e, type: "directory" })],
+    ["a string exec bit", (e) => ({ ...e, exec: "false" })],
+    ["an empty path", (e) => ({ ...e, path: "" })],
+    ["a numeric path", (e) => ({ ...e, path: 7 })],
+    ["a short digest", (e) => ({ ...e, sha256: "abc" })],
+    ["a null entry", () => null],
+    ["an array entry", () => []],
+  ])("rejects an entry with %s, naming where", (_name, mutate) => {
+    const { packet, record } = consistent();
+    const dirty = record.dirty.map((e, i) => (i === 1 ? mutate({ ...e }) : e));
+    const r = verify({ ...record, dirty }, packet);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.diagnostics[0]!.message).toContain("dirty[1]");
+  });
+
+  it("a remembered digest never vouches for a different manifest", () => {
+    const { packet, record } = consistent();
+    expect(verify(record, packet).ok).toBe(true);
+    expect(verify(record, packet).ok).toBe(true);
+    const forged = record.dirty.map((e) => ({ ...e, exec: !e.exec }));
+    expect(verify({ ...record, dirty: forged }, packet).ok).toBe(false);
+    expect(verify({ ...record, dirty: [...record.dirty].reverse() }, packet).ok).toBe(true);
+  });
+
   it("rejects text that is not JSON", () => {
     const { packet } = consistent();
     const r = verifyBaselineRecord("{", packet, PATH);

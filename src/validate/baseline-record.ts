@@ -6,7 +6,6 @@
  * baseline edited after the packet was written is rejected as tampered.
  */
 
-import { z } from "zod";
 import { baselineId, type ManifestEntry, manifestDigest } from "../baseline/index.js";
 import type { Diagnostic } from "../core/diagnostics.js";
 import type { AgentPacket, RunId } from "../envelope/types.js";
@@ -26,24 +25,73 @@ export interface BaselineRecord {
 }
 
 /** A content digest, or for a submodule the commit it has checked out (SHA-1 or SHA-256 repositories). */
-const Digest = z.string().regex(/^(?:[0-9a-f]{40}|[0-9a-f]{64})$/);
-const Entry = z
-  .object({
-    path: z.string().min(1),
-    type: z.enum(["file", "symlink", "missing", "submodule"]),
-    exec: z.boolean(),
-    sha256: Digest.nullable(),
-  })
-  .strict();
-const Record = z
-  .object({
-    schema: z.literal(BASELINE_RECORD_SCHEMA),
-    run_id: z.string(),
-    head: z.string(),
-    dirty: z.array(Entry),
-    touched: z.array(Entry),
-  })
-  .strict();
+const DIGEST = /^(?:[0-9a-f]{40}|[0-9a-f]{64})$/;
+const ENTRY_TYPES: ReadonlySet<unknown> = new Set(["file", "symlink", "missing", "submodule"]);
+const ENTRY_KEYS = ["exec", "path", "sha256", "type"];
+const RECORD_KEYS = ["dirty", "head", "run_id", "schema", "touched"];
+
+/**
+ * The exact shape of a record, checked by hand: a baseline holds thousands of entries and this runs once
+ * per result checked. Closed objects: an unknown or missing key is a defect. Returns the first defect of
+ * the record itself; the manifests are checked by `manifest`.
+ */
+function recordDefect(raw: unknown): string | undefined {
+  if (!isPlainObject(raw)) return "not an object";
+  if (!sameKeys(raw, RECORD_KEYS)) return `expected exactly the fields ${RECORD_KEYS.join(", ")}`;
+  if (raw.schema !== BASELINE_RECORD_SCHEMA) return `schema is not ${BASELINE_RECORD_SCHEMA}`;
+  if (typeof raw.run_id !== "string" || typeof raw.head !== "string")
+    return "run_id and head must be strings";
+  return undefined;
+}
+
+/**
+ * A manifest's shape and digest. The dirty manifest's verdict is remembered for the last few manifests: a
+ * wave of leaves dispatched on one frozen candidate stores the same dirty manifest in every run, and
+ * checking the wave would otherwise validate and hash it once per result. Keyed by the manifest's exact
+ * JSON, so only an identical manifest can hit.
+ */
+function manifest(
+  field: "dirty" | "touched",
+  list: unknown,
+): { ok: true; digest: string } | { ok: false; defect: string } {
+  if (!Array.isArray(list)) return { ok: false, defect: `${field} is not an array` };
+  const key = field === "dirty" ? JSON.stringify(list) : undefined;
+  const hit = key === undefined ? undefined : digestMemo.get(key);
+  if (hit !== undefined) return { ok: true, digest: hit };
+  for (let i = 0; i < list.length; i++) {
+    const defect = entryDefect(list[i]);
+    if (defect) return { ok: false, defect: `${field}[${i}]: ${defect}` };
+  }
+  const digest = manifestDigest(list as ManifestEntry[]);
+  if (key !== undefined) {
+    if (digestMemo.size >= DIGEST_MEMO_SIZE) digestMemo.delete(digestMemo.keys().next().value as string);
+    digestMemo.set(key, digest);
+  }
+  return { ok: true, digest };
+}
+
+const digestMemo = new Map<string, string>();
+const DIGEST_MEMO_SIZE = 8;
+
+function entryDefect(e: unknown): string | undefined {
+  if (!isPlainObject(e) || !sameKeys(e, ENTRY_KEYS))
+    return `expected exactly the fields ${ENTRY_KEYS.join(", ")}`;
+  if (typeof e.path !== "string" || e.path === "") return "path must be a non-empty string";
+  if (!ENTRY_TYPES.has(e.type)) return "type must be file, symlink, missing or submodule";
+  if (typeof e.exec !== "boolean") return "exec must be a boolean";
+  if (e.sha256 !== null && (typeof e.sha256 !== "string" || !DIGEST.test(e.sha256)))
+    return "sha256 must be null or lowercase hex";
+  return undefined;
+}
+
+function isPlainObject(x: unknown): x is Record<string, unknown> {
+  return typeof x === "object" && x !== null && !Array.isArray(x);
+}
+
+function sameKeys(o: Record<string, unknown>, keys: readonly string[]): boolean {
+  const own = Object.keys(o);
+  return own.length === keys.length && keys.every((k) => Object.hasOwn(o, k));
+}
 
 /** The repository paths a touched manifest covers: the allowlist and the inputs, each once, sorted by bytes. */
 export function touchedPaths(allow: readonly string[], inputs: readonly string[]): string[] {
@@ -75,20 +123,20 @@ export function verifyBaselineRecord(text: string, packet: AgentPacket, path: st
   } catch (e) {
     return tampered(`not valid JSON: ${(e as Error).message}`, path);
   }
-  const parsed = Record.safeParse(raw);
-  if (!parsed.success) {
-    const first = parsed.error.issues[0];
-    return tampered(
-      `not a ${BASELINE_RECORD_SCHEMA} record${first ? ` (at ${first.path.join(".") || "(root)"}: ${first.message})` : ""}`,
-      path,
-    );
-  }
-  const record = parsed.data as BaselineRecord;
+  const defect = recordDefect(raw);
+  if (defect !== undefined) return tampered(`not a ${BASELINE_RECORD_SCHEMA} record: ${defect}`, path);
+  const dirtyManifest = manifest("dirty", (raw as Record<string, unknown>).dirty);
+  if (!dirtyManifest.ok)
+    return tampered(`not a ${BASELINE_RECORD_SCHEMA} record: ${dirtyManifest.defect}`, path);
+  const touchedManifest = manifest("touched", (raw as Record<string, unknown>).touched);
+  if (!touchedManifest.ok)
+    return tampered(`not a ${BASELINE_RECORD_SCHEMA} record: ${touchedManifest.defect}`, path);
+  const record = raw as BaselineRecord;
   const problems: string[] = [];
   const b = packet.baseline;
   if (record.run_id !== packet.run_id) problems.push(`run_id ${record.run_id} is not ${packet.run_id}`);
   if (record.head !== b.head) problems.push(`head ${record.head} is not the packet's ${b.head}`);
-  const dirty = manifestDigest(record.dirty);
+  const dirty = dirtyManifest.digest;
   if (dirty !== b.dirty_sha256)
     problems.push(`dirty manifest hashes to ${dirty}, the packet says ${b.dirty_sha256}`);
   const expectedTouched = packetTouchedPaths(packet);
@@ -96,7 +144,7 @@ export function verifyBaselineRecord(text: string, packet: AgentPacket, path: st
   if (expectedTouched.join("\0") !== storedTouched.join("\0")) {
     problems.push("the touched manifest does not cover exactly the packet's allowlisted and input paths");
   }
-  const touched = manifestDigest(record.touched);
+  const touched = touchedManifest.digest;
   if (touched !== b.touched_sha256) {
     problems.push(`touched manifest hashes to ${touched}, the packet says ${b.touched_sha256}`);
   }
