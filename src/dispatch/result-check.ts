@@ -39,6 +39,8 @@ export interface ResultCheckData {
   role: string;
   guard_strength: GuardStrength;
   changed_paths: string[];
+  /** The result's own status when it parsed (so the root can route a rejection without reading it). */
+  status: string | null;
 }
 
 export interface ResultCheckOutcome {
@@ -176,6 +178,7 @@ async function judge(l: Loaded, snapshot: TreeSnapshot, now: Date): Promise<Resu
       role: packet.role,
       guard_strength: strength,
       changed_paths: report.changedPaths,
+      status: report.result?.status ?? null,
     },
   };
 }

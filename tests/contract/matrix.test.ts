@@ -53,6 +53,7 @@ describe("accepted", () => {
       role: "devrites-evidence-scout",
       guard_strength: "unavailable",
       changed_paths: [],
+      status: "complete",
     });
     expect(activeRuns()).toEqual([]);
     expect(events(p).map((e) => e.type)).toEqual(["packet.created", "result.recorded", "result.checked"]);

@@ -13,8 +13,12 @@ Checks, in order, reporting every violated rule: schema → version → run id, 
 declared side effects → the real tree (read-only roles: nothing changed since the baseline; the wright:
 every change allowlisted, declared and hashing as reported) → expiry.
 
+Only a complete result is accepted. partial, failed, cannot_verify and a blocked result without a gate
+are rejected with their own code (result.partial, result.failed, result.cannot-verify, result.blocked);
+a valid result that raises gates (complete, or blocked on a human decision) exits 3.
+
 The verdict is appended to the run's events.jsonl as result.checked; an accepted run leaves
-state.active_runs. --json data: {verdict, run_id, role, guard_strength, changed_paths}.
+state.active_runs. --json data: {verdict, run_id, role, guard_strength, changed_paths, status}.
 
 Exit: 0 accepted · 1 rejected · 2 usage · 3 a gate needs a human decision · 5 missing input`,
   options: { packet: { type: "string" } },
