@@ -15,6 +15,7 @@ import type { AgentPacket, Phase } from "../envelope/types.js";
 import { appendEvent, readState, workspacePaths, writeState } from "../run/workspace.js";
 import { checkAllowlist, resolveRepoPath, type ScopeViolation } from "../scope/index.js";
 import { touchedPaths } from "../validate/baseline-record.js";
+import { diag } from "../validate/codes.js";
 import { newRunId, nextStepNumber, RITE_PATTERN } from "./ids.js";
 import { buildBaselineRecord, buildPacket, isPhase, PHASES } from "./packet.js";
 import { locateRoot } from "./root.js";
@@ -134,6 +135,14 @@ export async function runPacketNew(opts: PacketNewOptions): Promise<PacketNewOut
 
   const touchedList = touchedPaths(allow.ok, inputs.paths);
   const frozen = await freezeConsistently(root, touchedList);
+  if (frozen === undefined) {
+    return {
+      exitCode: ExitCode.Violation,
+      diagnostics: [
+        diag("input.tree-unstable", "the working tree kept changing while the baseline was being frozen"),
+      ],
+    };
+  }
   const packet = buildPacket(
     {
       runId,
@@ -200,7 +209,7 @@ export async function runPacketNew(opts: PacketNewOptions): Promise<PacketNewOut
 /**
  * Freeze the baseline and describe the touched paths so that the stored touched manifest is exactly the one
  * the baseline id was computed from. A file changing between the two reads makes them disagree; retry a few
- * times, then give up rather than store a baseline that would later look tampered.
+ * times, then give up (undefined) rather than store a baseline that would later look tampered.
  */
 async function freezeConsistently(root: string, touched: string[]) {
   for (let attempt = 0; attempt < 3; attempt++) {
@@ -210,9 +219,7 @@ async function freezeConsistently(root: string, touched: string[]) {
       return { baseline, dirty: snapshot.entries, touched: described };
     }
   }
-  throw new Error(
-    "the working tree kept changing while the baseline was being frozen; try again when it is quiet",
-  );
+  return undefined;
 }
 
 function checkInputs(root: string, given: readonly string[]): { paths: string[]; diagnostics: Diagnostic[] } {

@@ -254,6 +254,12 @@ export const CODES = {
     summary: "no repository was found at or above the working directory",
     hint: "run the command inside the project's repository",
   },
+  "input.tree-unstable": {
+    stage: "input",
+    severity: "error",
+    summary: "the working tree kept changing while the baseline was being frozen",
+    hint: "wait until nothing is writing to the repository, then write the packet again",
+  },
   "packet.invalid": {
     stage: "input",
     severity: "error",
