@@ -1,0 +1,34 @@
+/**
+ * Hook wiring rendered as the hosts' shared JSON shape (Claude Code settings and plugin `hooks.json`, Codex
+ * `hooks.json`): event → matcher groups → command handlers.
+ */
+
+import type { HookWiring } from "../pack/index.js";
+import { hookCommand } from "./launcher.js";
+
+export interface HookHandler {
+  type: "command";
+  command: string;
+  timeout: number;
+}
+
+/** `{hooks: {Event: [{matcher, hooks: [handler]}]}}` for the wiring, with `command(entry)` per entry. */
+export function hooksObject(
+  wiring: readonly HookWiring[],
+  command: (w: HookWiring) => string,
+): { hooks: Record<string, { matcher: string; hooks: HookHandler[] }[]> } {
+  const hooks: Record<string, { matcher: string; hooks: HookHandler[] }[]> = {};
+  for (const w of wiring) {
+    const group = {
+      matcher: w.matcher,
+      hooks: [{ type: "command" as const, command: command(w), timeout: w.timeout }],
+    };
+    hooks[w.event] = [...(hooks[w.event] ?? []), group];
+  }
+  return { hooks };
+}
+
+/** The project launcher for `w`: the guard fails closed for leaves, the others report and let the call go on. */
+export function projectHookCommand(w: HookWiring): string {
+  return hookCommand(w.entry, { failClosed: w.event === "PreToolUse", timeoutSec: w.timeout });
+}
