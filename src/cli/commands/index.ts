@@ -1,6 +1,7 @@
 import type { Command } from "../command.js";
+import { generateCommand } from "./generate.js";
 import { graphCommand } from "./graph.js";
 import { packLintCommand } from "./pack-lint.js";
 
 /** One import per command module; keep sorted. */
-export const allCommands: Command[] = [graphCommand, packLintCommand];
+export const allCommands: Command[] = [generateCommand, graphCommand, packLintCommand];
