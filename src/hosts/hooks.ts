@@ -32,3 +32,17 @@ export function hooksObject(
 export function projectHookCommand(w: HookWiring): string {
   return hookCommand(w.entry, { failClosed: w.event === "PreToolUse", timeoutSec: w.timeout });
 }
+
+/**
+ * A plugin's hook command: the launcher runs only the plugin's own bundle, `$<rootVar>/hooks/<entry>.mjs`, and
+ * the guard still fails closed for leaves when that bundle is missing, crashes or hangs (a plain
+ * `node "$ROOT/hooks/x.mjs"` fails open on both hosts in those cases).
+ */
+export function pluginHookCommand(w: HookWiring, rootVar: "CLAUDE_PLUGIN_ROOT" | "PLUGIN_ROOT"): string {
+  return hookCommand(w.entry, {
+    failClosed: w.event === "PreToolUse",
+    timeoutSec: w.timeout,
+    candidates: [`"$\{${rootVar}}/hooks/${w.entry}.mjs"`],
+    walk: false,
+  });
+}

@@ -136,6 +136,18 @@ describe("hookCommand, run by a shell", () => {
     expect(r.stderr).toContain("denied (fail closed)");
   });
 
+  it("plugin mode (walk off) runs only the given bundle, never a project copy, and fails closed without it", () => {
+    const base = project(true);
+    const v = (name: string) => `"$${"{"}${name}}`;
+    const cmd = guard({ candidates: [`${v("PLUGIN_DIR")}/hooks/pre-tool-use.mjs"`], walk: false });
+    const r = run(cmd, base, LEAF, { PLUGIN_DIR: join(base, "no-plugin-here") });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      `bundle ${join(base, "no-plugin-here", "hooks", "pre-tool-use.mjs")} not found`,
+    );
+    expect(r.stdout).toBe("");
+  });
+
   it("tries explicit candidates first and skips ones the shell expanded to nothing", () => {
     const base = project(false);
     mkdirSync(join(base, "plugin", "hooks"), { recursive: true });

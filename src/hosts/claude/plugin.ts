@@ -1,17 +1,18 @@
 /**
  * Claude Code, plugin layout: `plugins/claude/<name>/` with `.claude-plugin/plugin.json`, `skills/`, `agents/`,
  * `hooks/hooks.json` and the hook bundles, plus the repository's marketplace `.claude-plugin/marketplace.json`.
- * Plugin agents ignore `hooks`/`permissionMode` frontmatter, so the guard is wired as a plugin hook.
+ * Plugin agents ignore `hooks`/`permissionMode` frontmatter, so the guard is wired as a plugin hook, run through
+ * the launcher so that it fails closed for leaves (see `pluginHookCommand`).
  */
 
 import type { Diagnostic } from "../../core/diagnostics.js";
 import type { PackModel } from "../../pack/index.js";
 import { bundleCopies, type LayoutPlan, owned, skillFolder } from "../files.js";
 import { jsonText } from "../headers.js";
-import { hooksObject } from "../hooks.js";
+import { hooksObject, pluginHookCommand } from "../hooks.js";
 import { applyRewrites } from "../rewrite.js";
 import type { PlanInput, PlannedFile } from "../types.js";
-import { claudeAgentDoc, claudeSkillFrontmatter, PLUGIN_ROOT_VAR, pluginRewrites } from "./render.js";
+import { claudeAgentDoc, claudeSkillFrontmatter, pluginRewrites } from "./render.js";
 
 export const CLAUDE_MARKETPLACE_ROOT = ".claude-plugin";
 
@@ -52,7 +53,7 @@ export function planClaudePlugin(model: PackModel, input: PlanInput): LayoutPlan
   for (const agent of model.agents) {
     files.push(owned(root, `${root}/agents/${agent.name}.md`, claudeAgentDoc(agent, text, true)));
   }
-  const hooks = hooksObject(model.hooks, (w) => `node "${PLUGIN_ROOT_VAR}/hooks/${w.entry}.mjs"`);
+  const hooks = hooksObject(model.hooks, (w) => pluginHookCommand(w, "CLAUDE_PLUGIN_ROOT"));
   files.push(owned(root, `${root}/hooks/hooks.json`, jsonText(hooks)));
   const bundles = bundleCopies(root, `${root}/hooks`, model, input.bundles);
   files.push(...bundles.files);

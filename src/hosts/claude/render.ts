@@ -10,10 +10,6 @@ import type { RewriteRule } from "../rewrite.js";
 /** Frontmatter keys Claude Code ignores on plugin agents (enforcement comes from the plugin's hooks). */
 export const PLUGIN_AGENT_IGNORED_KEYS = ["hooks", "permissionMode", "mcpServers"] as const;
 
-/** Where a plugin's files are, as Claude Code substitutes it in skill and agent text. */
-// biome-ignore lint/suspicious/noTemplateCurlyInString: the host variable, written literally
-export const PLUGIN_ROOT_VAR = "${CLAUDE_PLUGIN_ROOT}";
-
 /**
  * Plugin text rules: plugin agents are `<plugin>:<name>`, and the plugin's agents and skills live under
  * `${CLAUDE_PLUGIN_ROOT}`, not `.claude/`.

@@ -8,8 +8,7 @@ import type { Diagnostic } from "../../core/diagnostics.js";
 import type { PackModel } from "../../pack/index.js";
 import { bundleCopies, type LayoutPlan, owned } from "../files.js";
 import { jsonText } from "../headers.js";
-import { hooksObject } from "../hooks.js";
-import { hookCommand } from "../launcher.js";
+import { hooksObject, pluginHookCommand } from "../hooks.js";
 import type { PlanInput, PlannedFile } from "../types.js";
 import { codexSkillFolder, vocabularyWarnings } from "./skills.js";
 
@@ -50,15 +49,9 @@ export function planCodexPlugin(model: PackModel, input: PlanInput): LayoutPlan 
   }
   files.push(...skillFiles);
   diagnostics.push(...vocabularyWarnings(skillFiles));
-  // Whether Codex substitutes a plugin-root variable in plugin hooks is not settled for 0.169.0: offer both
-  // spellings to the launcher, which falls back to `.devrites/hooks/` and fails closed for leaves.
-  const hooks = hooksObject(model.hooks, (w) =>
-    hookCommand(w.entry, {
-      failClosed: w.event === "PreToolUse",
-      timeoutSec: w.timeout,
-      candidates: [`"\${PLUGIN_ROOT}/hooks/${w.entry}.mjs"`, `"\${CLAUDE_PLUGIN_ROOT}/hooks/${w.entry}.mjs"`],
-    }),
-  );
+  // Codex 0.169.0 gives plugin hooks `PLUGIN_ROOT` (and `CLAUDE_PLUGIN_ROOT`) in their environment
+  // (observed; pinned by the conformance suite).
+  const hooks = hooksObject(model.hooks, (w) => pluginHookCommand(w, "PLUGIN_ROOT"));
   files.push(owned(root, `${root}/hooks/hooks.json`, jsonText(hooks)));
   const bundles = bundleCopies(root, `${root}/hooks`, model, input.bundles);
   files.push(...bundles.files);
