@@ -20,6 +20,17 @@ export function owned(root: string, path: string, content: string): PlannedFile 
   return { path, content, mode: 0o644, kind: "owned", root };
 }
 
+/**
+ * Files in a skill folder that are devrites' own data, never rendered for a host (like the `devrites:`
+ * frontmatter block): `routing.json` is the router's evaluation corpus (`devrites eval`).
+ */
+export const DEVRITES_ONLY_SKILL_FILES: readonly string[] = ["routing.json"];
+
+/** The skill's assets a host gets: every file except the devrites-only ones at the folder's top. */
+export function hostAssets(skill: SkillModel): string[] {
+  return skill.assets.filter((a) => !DEVRITES_ONLY_SKILL_FILES.includes(a.slice(skill.dir.length + 1)));
+}
+
 export interface SkillRender {
   /** The frontmatter the host gets. */
   frontmatter: Record<string, unknown>;
@@ -28,8 +39,8 @@ export interface SkillRender {
 }
 
 /**
- * A skill folder at `dir` (target-relative): `SKILL.md`, its reference files and its assets. Assets are copied
- * verbatim from `assets` (pack-relative path → text); one that was not read is a diagnostic.
+ * A skill folder at `dir` (target-relative): `SKILL.md`, its reference files and its host assets. Assets are
+ * copied verbatim from `assets` (pack-relative path → text); one that was not read is a diagnostic.
  */
 export function skillFolder(
   root: string,
@@ -43,7 +54,7 @@ export function skillFolder(
   for (const ref of skill.references) {
     files.push(owned(root, `${dir}/${ref.relPath}`, markdownDoc(undefined, render.text(ref.content))));
   }
-  for (const asset of skill.assets) {
+  for (const asset of hostAssets(skill)) {
     const text = assets?.get(asset);
     if (text === undefined) {
       diagnostics.push(

@@ -145,6 +145,27 @@ describe("planOutputs", () => {
     );
   });
 
+  it("never renders a devrites-only skill file (the router's routing.json)", () => {
+    const model = cleanModel();
+    const withCorpus = {
+      ...model,
+      skills: [
+        {
+          ...model.skills[0]!,
+          assets: ["skills/rite-look/routing.json", "skills/rite-look/data/routing.json"],
+        },
+      ],
+    };
+    const { plan, diagnostics } = planOutputs(
+      withCorpus,
+      testInput({ assets: new Map([["skills/rite-look/data/routing.json", "{}"]]) }),
+    );
+    expect(diagnostics).toEqual([]);
+    const copied = plan.files.filter((f) => f.path.endsWith("routing.json")).map((f) => f.path);
+    expect(copied).toContain(".claude/skills/rite-look/data/routing.json");
+    expect(copied.some((p) => p.endsWith("rite-look/routing.json"))).toBe(false);
+  });
+
   it("every Codex text of the golden pack is free of Claude-only words", async () => {
     const { diagnostics } = planOutputs(await goldenModel(), testInput());
     expect(diagnostics.filter((d) => d.code === "generate.codex-vocabulary")).toEqual([]);

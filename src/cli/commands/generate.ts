@@ -3,6 +3,7 @@ import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { findRepoRoot } from "../../baseline/find-repo-root.js";
 import { type Diagnostic, ExitCode, error, hasErrors } from "../../core/diagnostics.js";
+import { hostAssets } from "../../hosts/files.js";
 import {
   applyPlan,
   checkPlan,
@@ -71,7 +72,7 @@ async function readBundles(dir: string, model: PackModel): Promise<Map<string, s
 async function readAssets(packDir: string, model: PackModel): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (const s of model.skills) {
-    for (const a of s.assets) {
+    for (const a of hostAssets(s)) {
       try {
         out.set(a, await readFile(join(packDir, a), "utf8"));
       } catch {
