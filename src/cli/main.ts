@@ -44,7 +44,7 @@ export function topLevelHelp(): string {
     ...lines,
     "",
     "Every command takes --help and --json.",
-    "Exit codes: 0 ok · 1 violation · 2 usage · 3 human decision needed · 5 missing input",
+    "Exit codes: 0 ok · 1 violation · 2 usage · 3 human decision needed · 4 busy (locked) · 5 missing input",
   ].join("\n");
 }
 
