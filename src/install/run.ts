@@ -27,7 +27,8 @@ import {
 } from "./manifest.js";
 import { type CurrentFile, type DesiredFile, planInstall, type Step } from "./plan.js";
 import { type PathClass, readCurrent } from "./read.js";
-import { loadLintedPack, PACKAGE_HOOKS, PACKAGE_PACK, PACKAGE_ROOT, planFor } from "./sources.js";
+import { planFor } from "./render.js";
+import { loadLintedPack, PACKAGE_HOOKS, PACKAGE_PACK, PACKAGE_ROOT } from "./sources.js";
 import { type InstallTarget, resolveInstallTarget } from "./target.js";
 import { CODEX_CONFIG } from "./toml-block.js";
 import { missingDirs, recoverJournal, runTransaction, type TxOp } from "./transaction.js";

@@ -11,7 +11,7 @@ import { checkPlan, type Drift } from "../hosts/check.js";
 import { MANIFEST_NAME } from "../hosts/manifest.js";
 import { HOOKS_DIR } from "../hosts/output-path.js";
 import { HOSTS, LAYOUTS, type Plan, type PlannedFile } from "../hosts/types.js";
-import { planFor } from "../install/sources.js";
+import { planFor } from "../install/render.js";
 import type { PackModel } from "../pack/types.js";
 
 export interface AdaptersReport {
