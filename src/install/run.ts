@@ -282,7 +282,7 @@ async function installLocked(opts: InstallOptions, target: InstallTarget): Promi
     }
   }
 
-  const views = plan.steps.map(view);
+  const views = plan.steps.map(view).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const data = {
     mode: opts.mode,
     target: root,
