@@ -121,7 +121,20 @@ describe("the install manifest", () => {
   it("plain relative paths: the near misses", () => {
     expect(isPlainRelPath("a/b.md")).toBe(true);
     expect(isPlainRelPath(".devrites/state.json")).toBe(true);
-    for (const bad of ["", "/a", "a//b", "a/./b", "a/../b", "..", "a\\b", "a\u0000b", "a/\nb", 3])
+    for (const bad of [
+      "",
+      "/a",
+      "a//b",
+      "a/./b",
+      "a/../b",
+      "..",
+      ".../a",
+      "a/. /b",
+      "a\\b",
+      "a\u0000b",
+      "a/\nb",
+      3,
+    ])
       expect(isPlainRelPath(bad), String(bad)).toBe(false);
   });
 });

@@ -90,11 +90,14 @@ function keysWithin(o: Record<string, unknown>, allowed: readonly string[], requ
   return missing !== undefined ? `missing field \`${missing}\`` : undefined;
 }
 
-/** A relative POSIX path with no empty, `.` or `..` segment, no backslash and no control character. */
+/**
+ * A relative POSIX path with no empty segment, no segment made only of dots and spaces (`.`, `..`, `...`, `. `:
+ * the scope rules count them as traversal), no backslash and no control character.
+ */
 export function isPlainRelPath(p: unknown): p is string {
   if (typeof p !== "string" || p === "" || p.startsWith("/") || p.includes("\\")) return false;
   if (/[\u0000-\u001f\u007f]/.test(p)) return false;
-  return p.split("/").every((s) => s !== "" && s !== "." && s !== "..");
+  return p.split("/").every((s) => s !== "" && !/^[. ]+$/.test(s));
 }
 
 function originalDefect(o: unknown): string | undefined {
