@@ -8,16 +8,18 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import {
   chmodSync,
+  copyFileSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
   readdirSync,
   realpathSync,
   rmSync,
+  symlinkSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { snapshot, snapshotDiff } from "../../src/install/fixtures/repo.js";
@@ -34,12 +36,28 @@ function run(cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = 
   return { code: r.status, out: `${r.stdout ?? ""}${r.stderr ?? ""}` };
 }
 
+/**
+ * Build and pack a copy of the repository (its tracked and untracked, not ignored files; node_modules linked),
+ * so the test always packs the code as it is, and never rewrites dist/ or hooks/ under tests running beside it.
+ */
 beforeAll(() => {
   top = realpathSync(mkdtempSync(join(tmpdir(), "devrites-new-user-")));
-  const build = run("npm", ["run", "build"], REPO);
+  const copy = join(top, "devrites");
+  const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
+    cwd: REPO,
+    encoding: "utf8",
+  })
+    .split("\0")
+    .filter((f) => f !== "" && existsSync(join(REPO, f)));
+  for (const f of files) {
+    mkdirSync(dirname(join(copy, f)), { recursive: true });
+    copyFileSync(join(REPO, f), join(copy, f));
+  }
+  symlinkSync(join(REPO, "node_modules"), join(copy, "node_modules"));
+  const build = run("npm", ["run", "build"], copy);
   if (build.code !== 0) throw new Error(`npm run build failed:\n${build.out}`);
-  bundlesBuilt = ENTRIES.every((e) => existsSync(join(REPO, "hooks", `${e}.mjs`)));
-  const pack = run("npm", ["pack", "--pack-destination", top, "--silent"], REPO);
+  bundlesBuilt = ENTRIES.every((e) => existsSync(join(copy, "hooks", `${e}.mjs`)));
+  const pack = run("npm", ["pack", "--pack-destination", top, "--silent"], copy);
   if (pack.code !== 0) throw new Error(`npm pack failed:\n${pack.out}`);
   const name = readdirSync(top).find((f) => f.endsWith(".tgz"));
   if (!name) throw new Error(`npm pack wrote no tarball:\n${pack.out}`);
