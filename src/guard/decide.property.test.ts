@@ -73,6 +73,7 @@ const token = fc.constantFrom(
   "'q u'",
   '"d $x"',
   "$y",
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax, not a template
   "${z}",
   "*",
   "[ab]",

@@ -684,7 +684,9 @@ describe("guard.shell-unclassified", () => {
     ". ./script.sh",
     "exec rm -rf src",
     "echo 'unterminated",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax, not a template
     "echo ${x@P}",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax, not a template
     "echo ${x:-y}",
     "[[ $x -eq 1 ]]",
     "printf -v x '%s' 1",

@@ -71,8 +71,8 @@ function handlerFor(base: string): Handler | undefined {
 interface Walk {
   depth: number;
   hasLocalBin?: (name: string) => boolean;
-  /** Set when a `cd` ran somewhere the walk cannot follow (inside a wrapper). */
-  lostCwd: boolean;
+  /** Set when a `cd` ran somewhere the walk cannot follow (inside a wrapper); shared by nested walks. */
+  lost: { cwd: boolean };
 }
 
 interface Stdin {
@@ -109,7 +109,7 @@ function classifyArgv(argv: readonly Word[], cwds: Cwd[], stdin: Stdin, what: st
     }
   }
   if (CD.has(base)) {
-    walk.lostCwd = true;
+    walk.lost.cwd = true;
     return out;
   }
   const handler = handlerFor(base);
@@ -214,16 +214,17 @@ function runScript(src: string, start: Cwd[], walk: Walk): { effects: Effect[]; 
       fed: cmd.stdinRedirected || cmd.pipedIn,
       pipedIn: cmd.pipedIn,
     };
-    const w: Walk = { ...walk, lostCwd: false };
+    const w: Walk = { ...walk, lost: { cwd: false } };
     effects.push(...classifyArgv(argv, cwds, stdin, what, w));
-    if (w.lostCwd) cwds = union(cwds, [null]);
+    if (w.lost.cwd) cwds = union(cwds, [null]);
   }
   return { effects, cwds };
 }
 
 /** Classifies a shell command string run from `opts.cwd`. Never throws on any string. */
 export function classifyShell(command: string, opts: ShellOptions): Effect[] {
-  return runScript(command, [opts.cwd], { depth: 0, hasLocalBin: opts.hasLocalBin, lostCwd: false }).effects;
+  return runScript(command, [opts.cwd], { depth: 0, hasLocalBin: opts.hasLocalBin, lost: { cwd: false } })
+    .effects;
 }
 
 /** Classifies an argv (Codex's array form of the shell tool), run from `opts.cwd`. */
@@ -237,7 +238,7 @@ export function classifyArgvCommand(argv: readonly string[], opts: ShellOptions)
     {
       depth: 0,
       hasLocalBin: opts.hasLocalBin,
-      lostCwd: false,
+      lost: { cwd: false },
     },
   );
 }

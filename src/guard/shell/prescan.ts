@@ -360,6 +360,8 @@ export function prescan(src: string): PrescanResult {
         continue;
       }
       if (i + 1 >= n) {
+        // A backslash at the very end is a literal backslash in bash (`tee \` writes a file named `\`).
+        emit("\\\\", false, "\\");
         i += 1;
         continue;
       }

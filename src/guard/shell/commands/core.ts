@@ -43,7 +43,6 @@ export const PURE = [
   "expr",
   "false",
   "fgrep",
-  "file",
   "fmt",
   "fold",
   "free",
@@ -186,6 +185,14 @@ const date: Handler = (args, cx) => {
   return NONE;
 };
 
+const fileCmd: Handler = (args, cx) =>
+  args.some((a) => {
+    const t = literal(a) ?? "";
+    return t === "-C" || t === "--compile" || (/^-[A-Za-z]+$/.test(t) && t.includes("C"));
+  })
+    ? [writeUnknown(cx.what, "`file -C` compiles a magic file")]
+    : NONE;
+
 const hostname: Handler = (args, cx) =>
   args.some((a) => !(literal(a) ?? "").startsWith("-"))
     ? [exec(cx.what, "`hostname NAME` renames the host")]
@@ -274,13 +281,16 @@ const tree: Handler = (args, cx) => {
   const out: Word[] = [];
   for (let k = 0; k < args.length; k += 1) {
     const t = literal(args[k]);
-    if (t === undefined) continue;
-    if (t === "-o") {
+    if (t === undefined || !t.startsWith("-") || t.startsWith("--")) {
+      if (t?.startsWith("--output") || t === "--fromfile") return [writeUnknown(cx.what, `\`tree ${t}\``)];
+      continue;
+    }
+    // Short options may be bundled (`-aRo out`): -R writes 00Tree.html files, -o names the output file.
+    if (t.includes("R")) return [writeUnknown(cx.what, "`tree -R` writes 00Tree.html files")];
+    if (t.includes("o")) {
       const v = args[k + 1];
       if (v) out.push(v);
       k += 1;
-    } else if (t === "-R") {
-      return [writeUnknown(cx.what, "`tree -R` writes 00Tree.html files")];
     }
   }
   return writes(cx.what, out, cx.cwds);
@@ -297,9 +307,9 @@ function outputOption(): Handler {
 const rg: Handler = (args, cx) =>
   args.some((a) => {
     const t = literal(a) ?? "";
-    return t === "--pre" || t.startsWith("--pre=");
+    return t === "--pre" || t.startsWith("--pre=") || t.startsWith("--hostname-bin");
   })
-    ? [unclassified(cx.what, "`rg --pre` runs a preprocessor program on every file", "drop --pre")]
+    ? [unclassified(cx.what, "`rg --pre` / `--hostname-bin` runs a program", "drop the option")]
     : NONE;
 
 // ---------------------------------------------------------------- find, fd, xargs (nested commands)
@@ -353,7 +363,7 @@ function placeholder(w: Word): Word {
 const fd: Handler = (args, cx) => {
   for (let k = 0; k < args.length; k += 1) {
     const t = literal(args[k]);
-    if (t === "-x" || t === "--exec" || t === "-X" || t === "--exec-batch") {
+    if (t !== undefined && (t.startsWith("--exec") || (/^-[A-Za-z]+$/.test(t) && /[xX]/.test(t)))) {
       let end = k + 1;
       while (end < args.length && literal(args[end]) !== ";") end += 1;
       const inner = args.slice(k + 1, end).map(placeholder);
@@ -674,7 +684,30 @@ function destinations(p: ParsedArgs, cx: CmdCx, name: string): { sources: Word[]
 
 const cp = copyLike("cp", { recursiveUnknown: true });
 const mv = copyLike("mv", { movesSources: true });
-const ln = copyLike("ln", {});
+const lnWrites = copyLike("ln", {});
+/** `ln -s TARGET LINK`: the link is written; a link text that leaves the directory tree is refused. */
+const ln: Handler = (args, cx, name) => {
+  const symbolic = args.some((a) => {
+    const t = literal(a) ?? "";
+    return t === "--symbolic" || (/^-[A-Za-z]+$/.test(t) && t.includes("s"));
+  });
+  if (symbolic) {
+    const operands = args.filter((a) => !(literal(a) ?? "").startsWith("-"));
+    const sources = operands.length > 1 ? operands.slice(0, -1) : operands;
+    for (const src of sources) {
+      const t = literal(src);
+      if (t === undefined || t.startsWith("/") || t.split("/").includes("..")) {
+        return [
+          writeUnknown(
+            cx.what,
+            "a symbolic link whose text is absolute, has `..` or is unknown may point outside the repository",
+          ),
+        ];
+      }
+    }
+  }
+  return lnWrites(args, cx, name);
+};
 
 /** Every operand is written (rm, touch, truncate, shred, unlink, tee, sponge…). */
 function operandsWritten(name: string, spec: OptSpec, dir = false): Handler {
@@ -1113,7 +1146,8 @@ function nameArgs(args: readonly Word[], cx: CmdCx, name: string, valueOpts = ""
 }
 
 const assignBuiltin: Handler = (args, cx, name) => nameArgs(args, cx, name);
-const read: Handler = (args, cx) => nameArgs(args, cx, "read", "adinNptu");
+// `-a NAME` is itself a name (an array), so `a` is not among the value options.
+const read: Handler = (args, cx) => nameArgs(args, cx, "read", "dinNptu");
 const getopts: Handler = (args, cx) => nameArgs(args.slice(1, 2), cx, "getopts");
 
 const refuse =
@@ -1366,6 +1400,7 @@ const busybox: Handler = (args, cx) => (args.length === 0 ? NONE : cx.sub(args))
 export const CORE: Record<string, Handler> = {
   ...Object.fromEntries(PURE.map((n) => [n, pure])),
   printf,
+  file: fileCmd,
   test: testCmd,
   "[": testCmd,
   "[[": doubleBracket,
@@ -1457,6 +1492,50 @@ export const CORE: Record<string, Handler> = {
       n,
       ((_a, cx) => [
         writeUnknown(cx.what, `\`${n}\` writes files the guard cannot determine; use the Edit or Write tool`),
+      ]) as Handler,
+    ]),
+  ),
+  // programs that run a command string the guard cannot see
+  ...Object.fromEntries(
+    [
+      "ssh",
+      "mosh",
+      "su",
+      "runuser",
+      "parallel",
+      "tmux",
+      "screen",
+      "expect",
+      "gdb",
+      "lldb",
+      "entr",
+      "watchexec",
+      "nodemon",
+      "concurrently",
+      "docker",
+      "podman",
+      "kubectl",
+      "chroot",
+      "unshare",
+      "nsenter",
+      "systemd-run",
+      "at",
+      "batch",
+      "crontab",
+      "xdg-open",
+      "open",
+      "osascript",
+      "sqlite3",
+      "psql",
+      "mysql",
+    ].map((n) => [
+      n,
+      ((_a, cx) => [
+        unclassified(
+          cx.what,
+          `\`${n}\` runs commands or statements the guard cannot see`,
+          "run the command directly, or report that it is needed",
+        ),
       ]) as Handler,
     ]),
   ),

@@ -106,6 +106,22 @@ function script(cx: CmdCx, runner: string, name: Word | undefined): Effect {
     : exec(cx.what, `the script \`${n}\` is not a proof script (test, check, lint, typecheck, verify …)`);
 }
 
+/**
+ * When the first operand is not a known verb (an unknown option may have taken it as its value), an install verb
+ * anywhere later still counts: `pip --index-url URL install x`.
+ */
+function laterInstall(
+  args: readonly Word[],
+  verbs: ReadonlySet<string> | readonly string[],
+): string | undefined {
+  const set = verbs instanceof Set ? verbs : new Set(verbs as readonly string[]);
+  for (const a of args) {
+    const t = literal(a);
+    if (t !== undefined && set.has(t)) return t;
+  }
+  return undefined;
+}
+
 /** Skips leading options; `valued` take the next word. Returns the index of the first operand. */
 function skipOptions(args: readonly Word[], valued: readonly string[]): number {
   let k = 0;
@@ -282,6 +298,8 @@ const npm: Handler = (args, cx) => {
   if (cmd === "edit" || cmd === "explore")
     return [unclassified(cx.what, `\`npm ${cmd}\` opens an editor or a shell`, "drop it")];
   if (NPM_READ.has(cmd)) return NONE;
+  const later = laterInstall(rest, NPM_INSTALL);
+  if (later !== undefined) return [install(cx, `\`npm … ${later}\``)];
   return [exec(cx.what, `\`npm ${cmd}\` runs package code`)];
 };
 
@@ -351,9 +369,9 @@ function pmRun(
     if (cmd === "pack") return [writeUnknown(cx.what, `\`${runner} pack\` writes a tarball`)];
     if (opts.read?.includes(cmd)) return NONE;
     // `pnpm <name>` / `yarn <name>` runs a script of that name, or a local binary: never a download.
-    return isProofScript(cmd)
-      ? [test(cx.what)]
-      : [exec(cx.what, `\`${runner} ${cmd}\` runs a script or binary`), ...cx.sub(args.slice(k))];
+    if (isProofScript(cmd)) return [test(cx.what)];
+    const inner = cx.sub(args.slice(k));
+    return inner.length > 0 ? inner : [exec(cx.what, `\`${runner} ${cmd}\` runs a script or binary`)];
   };
 }
 
@@ -506,6 +524,8 @@ function verbInstalls(
         : [unclassified(cx.what, `a variable ${tool} verb`, "write it literally")];
     if (installs.includes(verb)) return [install(cx, `\`${tool} ${verb}\``)];
     if (read.includes(verb)) return NONE;
+    const later = laterInstall(args.slice(k + 1), installs);
+    if (later !== undefined) return [install(cx, `\`${tool} … ${later}\``)];
     return extra ? extra(args.slice(k), cx, name) : [exec(cx.what, `\`${tool} ${verb}\``)];
   };
 }
@@ -567,7 +587,9 @@ const pythonProjectTool =
   };
 
 const cargo: Handler = (args, cx) => {
-  const k = skipOptions(args, ["--manifest-path", "-Z", "--config", "-C"]);
+  let k = skipOptions(args, ["--manifest-path", "-Z", "--config", "-C"]);
+  if ((literal(args[k]) ?? "").startsWith("+"))
+    k += 1 + skipOptions(args.slice(k + 1), ["--manifest-path", "-Z", "--config", "-C"]);
   const verb = literal(args[k]);
   const first = literal(args[0]);
   if (

@@ -746,7 +746,6 @@ export const TOOLS: Record<string, Handler> = {
   lua,
   luajit: lua,
   rscript,
-  osascript,
   pwsh,
   powershell: pwsh,
   bash: shell,
