@@ -361,8 +361,21 @@ async function installLocked(opts: InstallOptions, target: InstallTarget): Promi
     text: [
       `devrites ${opts.mode}: ${summary(plan.steps)}${hosts.length ? ` (${hosts.join(", ")}, devrites ${opts.version})` : ""}`,
       ...listing(false).filter((l) => !/^\s+(create|update) /.test(l)),
+      ...(opts.mode === "init" ? nextSteps(hosts) : []),
     ].join("\n"),
   };
+}
+
+/** What a user does after init, once. */
+function nextSteps(hosts: readonly Host[]): string[] {
+  const steps = [
+    "next: commit the installed files; `devrites validate` checks them (add --git-hook for every commit)",
+  ];
+  if (hosts.includes("codex"))
+    steps.push(
+      "Codex: trust the project, then open /hooks once and trust the devrites hooks (untrusted hooks never run)",
+    );
+  return steps;
 }
 
 function toDesired(f: PlannedFile): DesiredFile {

@@ -48,6 +48,7 @@ export interface ValidateOutcome {
 
 const INSTALL_MANIFEST = ".devrites/install.json";
 const GENERATED_MANIFEST = ".devrites-generated.json";
+const WORKSPACE_RECORDS = [".devrites/state.json", ".devrites/questions.jsonl", ".devrites/decisions.jsonl"];
 
 export async function validateRepo(opts: ValidateOptions): Promise<ValidateOutcome> {
   const top = gitToplevel(opts.cwd);
@@ -103,7 +104,9 @@ export async function validateRepo(opts: ValidateOptions): Promise<ValidateOutco
   };
 
   const hasPack = existsSync(join(root, PACK_DIR));
-  const hasWorkspace = existsSync(join(root, WORKSPACE));
+  // A workspace with records to check (a `.devrites/` holding only generated hooks has none).
+  const hasWorkspace =
+    existsSync(join(root, WORKSPACE, "runs")) || WORKSPACE_RECORDS.some((f) => existsSync(join(root, f)));
   const installed = existsSync(join(root, INSTALL_MANIFEST));
   const packTouched = classes ? classes.pack.length > 0 : true;
   const genTouched = classes ? classes.generated.length > 0 : true;
@@ -243,7 +246,8 @@ export async function validateRepo(opts: ValidateOptions): Promise<ValidateOutco
 
   // ---------------------------------------------------------------- the workspace
   const touchedRuns = classes ? new Set(classes.runs.keys()) : undefined;
-  const wsFiles = classes ? classes.workspace.filter((p) => p !== INSTALL_MANIFEST) : [];
+  // The workspace files a check reads; other `.devrites/` files (spec.md, plan.md, …) are ordinary files here.
+  const wsFiles = classes ? classes.workspace.filter((p) => WORKSPACE_RECORDS.includes(p)) : [];
   if (hasWorkspace && (!classes || (touchedRuns && touchedRuns.size > 0) || wsFiles.length > 0)) {
     const t = performance.now();
     const [{ validateWorkspace }, { checkRuns }] = await Promise.all([
@@ -286,7 +290,11 @@ export async function validateRepo(opts: ValidateOptions): Promise<ValidateOutco
 
   // ---------------------------------------------------------------- staged files a leaf may still be writing
   if (classes && staged) {
-    const rest = [...classes.other, ...classes.generated.filter((p) => !evaluated.has(p))];
+    const rest = [
+      ...classes.other,
+      ...classes.generated.filter((p) => !evaluated.has(p)),
+      ...classes.workspace.filter((p) => !evaluated.has(p)),
+    ];
     if (rest.length > 0) {
       const t = performance.now();
       const { checkActiveRuns } = await import("./runs.js");

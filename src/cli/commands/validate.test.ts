@@ -214,7 +214,7 @@ describe("devrites validate: the pack and the generated adapters", () => {
     const { r, hooks } = await packRepo();
     const v = await validate(r, "--hooks", hooks);
     expect(v.codes).toEqual([]);
-    expect(checkNames(v)).toEqual(["pack", "adapters", "workspace"]);
+    expect(checkNames(v)).toEqual(["pack", "adapters"]);
     expect(v.data.checks[1]?.detail).toMatch(
       /^\d+ files in sync \(claude\/project, claude\/plugin, codex\/project, codex\/plugin\)$/,
     );
