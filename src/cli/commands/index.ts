@@ -1,6 +1,29 @@
 import type { Command } from "../command.js";
+import { askCommand } from "./ask.js";
+import { evalCommand } from "./eval.js";
+import { generateCommand } from "./generate.js";
 import { graphCommand } from "./graph.js";
 import { packLintCommand } from "./pack-lint.js";
+import { packetNew } from "./packet-new.js";
+import { resolveCommand } from "./resolve.js";
+import { resultCheck } from "./result-check.js";
+import { resultRecord } from "./result-record.js";
+import { resumeCommand } from "./resume.js";
+import { routeCommand } from "./route.js";
+import { statusCommand } from "./status.js";
 
 /** One import per command module; keep sorted. */
-export const allCommands: Command[] = [graphCommand, packLintCommand];
+export const allCommands: Command[] = [
+  askCommand,
+  evalCommand,
+  generateCommand,
+  graphCommand,
+  packLintCommand,
+  packetNew,
+  resolveCommand,
+  resultCheck,
+  resultRecord,
+  resumeCommand,
+  routeCommand,
+  statusCommand,
+];
