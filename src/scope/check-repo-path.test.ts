@@ -140,10 +140,12 @@ const rows: Row[] = [
   ["src/*.ts", "scope.glob", "star"],
   ["src/**/x.ts", "scope.glob", "globstar"],
   ["src/?.ts", "scope.glob", "question mark"],
-  ["src/[ab].ts", "scope.glob", "character class"],
-  ["src/a].ts", "scope.glob", "closing bracket alone"],
   ["src/{a,b}.ts", "scope.glob", "brace expansion"],
-  ["src/a}.ts", "scope.glob", "closing brace alone"],
+  ["src/{,b}.ts", "scope.glob", "brace expansion with an empty alternative"],
+  ["app/[slug]/page.tsx", "ok", "near miss of globs: brackets are literal (framework route files)"],
+  ["app/[...slug]/page.tsx", "ok", "near miss of globs: catch-all route segment is literal"],
+  ["routes/{id}.ts", "ok", "near miss of globs: a lone brace pair without a comma is literal"],
+  ["src/a}.ts", "ok", "near miss of globs: a lone closing brace is literal"],
 ];
 
 describe("checkRepoPath", () => {

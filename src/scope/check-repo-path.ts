@@ -4,7 +4,11 @@ import { MAX_PATH_BYTES, type ScopeCheck } from "./types.js";
 
 /** C0, DEL, C1, line/paragraph separators, bidirectional controls (Trojan Source), unpaired surrogates. */
 const CONTROL = /[\u0001-\u001f\u007f-\u009f\u2028\u2029\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\p{Cs}]/u;
-const GLOB = /[*?[\]{}]/;
+/**
+ * Wildcards, and brace expansion with a comma. Square brackets and lone braces are literal: framework route files
+ * use them (`app/[slug]/page.tsx`, `routes/{id}.ts`), and an allowlist is always matched exactly, never expanded.
+ */
+const GLOB = /[*?]|\{[^{}]*,[^{}]*\}/;
 
 /**
  * Character-level rules shared by every entry point: type, empty, length, NUL, control characters.

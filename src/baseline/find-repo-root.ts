@@ -1,0 +1,45 @@
+import { lstatSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { git } from "./_git.js";
+
+/**
+ * The git top level containing `cwd`, else `cwd` itself with `git: false`. Fails closed: when a `.git` exists
+ * at or above `cwd` but git cannot read it (git missing, dubious ownership, corrupt, inside `.git`), this throws
+ * instead of silently treating the repository as a plain folder.
+ */
+export async function findRepoRoot(cwd: string): Promise<{ root: string; git: boolean }> {
+  const dir = resolve(cwd);
+  let isDir = false;
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch {
+    isDir = false;
+  }
+  if (!isDir) throw new Error(`not a directory: ${dir}`);
+  const r = await git(dir, ["rev-parse", "--show-toplevel"]);
+  if (r.exitCode === 0) {
+    const out = r.stdout.toString("utf8");
+    const root = out.endsWith("\n") ? out.slice(0, -1) : out;
+    if (root !== "") return { root, git: true };
+  }
+  const marker = dotGitAbove(dir);
+  if (marker !== null)
+    throw new Error(
+      `${marker} exists but git cannot use it (${r.spawnError ?? r.stderr.trim() ?? `exit ${r.exitCode}`}); ` +
+        "fix the repository (or install git) before running devrites",
+    );
+  return { root: dir, git: false };
+}
+
+function dotGitAbove(start: string): string | null {
+  for (let dir = start; ; dir = dirname(dir)) {
+    const candidate = join(dir, ".git");
+    try {
+      lstatSync(candidate);
+      return candidate;
+    } catch {
+      // keep climbing
+    }
+    if (dirname(dir) === dir) return null;
+  }
+}

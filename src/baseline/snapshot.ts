@@ -1,0 +1,159 @@
+import { realpathSync } from "node:fs";
+import { readdir } from "node:fs/promises";
+import { checkRepoPath } from "../scope/index.js";
+import { type Described, describeRaw, submoduleEntry } from "./_describe.js";
+import { git, gitOk, revParseHead } from "./_git.js";
+import { compareBytes, isWorkspacePath, joinRaw, pathFromBytes, pathToBytes } from "./_paths.js";
+import { mapLimit } from "./_pool.js";
+import { parseHiddenIndexEntries, parsePorcelainV2 } from "./_status.js";
+import { findRepoRoot } from "./find-repo-root.js";
+import type { ManifestEntry, TreeSnapshot } from "./types.js";
+
+/** Files hashed at once: enough to overlap I/O, few enough not to exhaust file descriptors. */
+const CONCURRENCY = 8;
+
+interface Candidate {
+  raw: Buffer;
+  /** git said submodule / nested repository. */
+  repoLike: boolean;
+  /** Record only when something is on disk (skip-worktree entries are normally absent). */
+  onlyIfPresent: boolean;
+}
+
+/**
+ * The dirty manifest of `root` (which must be the repository top level, or a folder outside git): every path
+ * that differs from HEAD in the index or work tree, plus untracked files that are not ignored, plus index
+ * entries git is told not to look at (assume-unchanged, skip-worktree present on disk); the workspace
+ * `.devrites/` excluded. Only those paths are hashed, so the cost follows the number of dirty files. Outside
+ * git every file except `.git/` and the root `.devrites/` is an entry. Sorted by path bytes.
+ */
+export async function snapshotTree(root: string): Promise<TreeSnapshot> {
+  const repo = await findRepoRoot(root);
+  if (!repo.git) return snapshotPlainFolder(repo.root);
+  if (realpathSync(repo.root) !== realpathSync(root))
+    throw new Error(`snapshotTree needs the repository top level ${repo.root}, got ${root}`);
+  const head = await headOf(root);
+  const status = await gitOk(root, [
+    "status",
+    "--porcelain=v2",
+    "-z",
+    "--untracked-files=all",
+    "--no-renames",
+    "--ignore-submodules=none",
+    "--ignored=no",
+  ]);
+  const hidden = parseHiddenIndexEntries(await gitOk(root, ["ls-files", "-z", "-v"]));
+  const candidates: Candidate[] = [
+    ...parsePorcelainV2(status).map((s) => ({ raw: s.raw, repoLike: s.repoLike, onlyIfPresent: false })),
+    ...hidden.map((h) => ({ raw: h.raw, repoLike: false, onlyIfPresent: h.skipWorktree })),
+  ];
+  return build(head, root, dedupe(candidates.filter((c) => !isWorkspacePath(c.raw))));
+}
+
+/**
+ * The current state of exactly these repository paths (missing ones included), deduplicated and sorted by
+ * path bytes. Paths must be structurally canonical (no absolute, `..`, `.`, empty segments, NUL, backslash);
+ * `.git`, `.devrites` and glob characters are tolerated here because this only reads.
+ */
+export async function describePaths(root: string, paths: readonly string[]): Promise<ManifestEntry[]> {
+  const tolerated = new Set(["scope.git", "scope.devrites", "scope.glob"]);
+  for (const p of paths) {
+    const c = checkRepoPath(p);
+    if (!c.ok && !tolerated.has(c.violation.rule))
+      throw new TypeError(`describePaths: ${c.violation.message} (${c.violation.rule})`);
+  }
+  const candidates = dedupe(
+    paths.map((p) => ({ raw: pathToBytes(p), repoLike: false, onlyIfPresent: false })),
+  );
+  const described = await mapLimit(candidates, CONCURRENCY, (c) => toEntry(root, c));
+  return described.flatMap((d) => (d ? [d.entry] : [])).sort((a, b) => compareBytes(a.path, b.path));
+}
+
+async function headOf(root: string): Promise<string> {
+  const head = await revParseHead(root);
+  if (head !== null) return head;
+  // HEAD names no commit: fine only for an unborn branch (a fresh `git init`), never for a broken ref.
+  const sym = await git(root, ["symbolic-ref", "-q", "HEAD"]);
+  const ref = sym.stdout.toString("utf8").trim();
+  if (sym.exitCode === 0 && ref !== "") {
+    const exists = await git(root, ["show-ref", "--verify", "-q", ref]);
+    if (exists.exitCode !== 0) return "unborn";
+  }
+  throw new Error(`HEAD in ${root} does not name a commit and is not an unborn branch`);
+}
+
+async function build(head: string, root: string, candidates: Candidate[]): Promise<TreeSnapshot> {
+  const described = await mapLimit(candidates, CONCURRENCY, (c) => toEntry(root, c));
+  const stats = { hashedFiles: 0, hashedBytes: 0 };
+  const entries: ManifestEntry[] = [];
+  for (const d of described) {
+    if (!d) continue;
+    entries.push(d.entry);
+    if (d.hashed) {
+      stats.hashedFiles += 1;
+      stats.hashedBytes += d.hashedBytes;
+    }
+  }
+  entries.sort((a, b) => compareBytes(a.path, b.path));
+  return { head, entries, stats };
+}
+
+/** One candidate → its entry, or null when nothing should be recorded. */
+async function toEntry(
+  root: string,
+  c: Candidate,
+): Promise<{ entry: ManifestEntry; hashed: boolean; hashedBytes: number } | null> {
+  const d: Described = await describeRaw(root, c.raw);
+  if (d.kind === "entry") {
+    if (c.onlyIfPresent && d.entry.type === "missing") return null;
+    return d;
+  }
+  if (d.kind === "directory" && (d.hasGit || c.repoLike))
+    return { entry: await submoduleEntry(root, c.raw, d.hasGit), hashed: false, hashedBytes: 0 };
+  // A plain directory or a FIFO/socket/device where a file was: there is no file at this path.
+  if (c.onlyIfPresent) return null;
+  return {
+    entry: { path: pathFromBytes(c.raw), type: "missing", exec: false, sha256: null },
+    hashed: false,
+    hashedBytes: 0,
+  };
+}
+
+function dedupe(candidates: Candidate[]): Candidate[] {
+  const byPath = new Map<string, Candidate>();
+  for (const c of candidates) {
+    const key = c.raw.toString("hex");
+    const prev = byPath.get(key);
+    byPath.set(
+      key,
+      prev
+        ? {
+            ...prev,
+            repoLike: prev.repoLike || c.repoLike,
+            onlyIfPresent: prev.onlyIfPresent && c.onlyIfPresent,
+          }
+        : c,
+    );
+  }
+  return [...byPath.values()];
+}
+
+/** Outside git: every regular file and symlink, without following links, minus `.git` dirs and the root workspace. */
+async function snapshotPlainFolder(root: string): Promise<TreeSnapshot> {
+  const found: Buffer[] = [];
+  const walk = async (rel: Buffer | null): Promise<void> => {
+    const dir = rel === null ? Buffer.from(root) : joinRaw(root, rel);
+    const names = await readdir(dir, { encoding: "buffer", withFileTypes: true });
+    for (const d of names) {
+      const name = d.name as unknown as Buffer;
+      const child = rel === null ? Buffer.from(name) : Buffer.concat([rel, Buffer.from("/"), name]);
+      if (name.equals(Buffer.from(".git"))) continue;
+      if (rel === null && isWorkspacePath(child)) continue;
+      if (d.isDirectory()) await walk(child);
+      else found.push(child);
+    }
+  };
+  await walk(null);
+  const candidates = found.map((raw) => ({ raw, repoLike: false, onlyIfPresent: true }));
+  return build("no-git", root, candidates);
+}

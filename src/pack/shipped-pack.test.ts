@@ -1,0 +1,193 @@
+/**
+ * The pack this project ships (`pack/.claude`): it loads and lints clean, its roles agree with the role table,
+ * and the contracts it states agree with the envelope types.
+ */
+
+import { beforeAll, describe, expect, it } from "vitest";
+import { allCommands } from "../cli/commands/index.js";
+import { commandNames, commands, registerCommands } from "../cli/registry.js";
+import { ROLE_NAMES, ROLES } from "../envelope/roles.js";
+import type {
+  AgentResult,
+  EvidenceDossier,
+  PlanCandidate,
+  ProofReport,
+  ResultBudget,
+  ReviewFindings,
+  SideEffects,
+  WrightReport,
+} from "../envelope/types.js";
+import { PLANNED_COMMANDS, SHIPPED_PACK } from "./fixtures.js";
+import { lintPack } from "./lint.js";
+import { loadPack } from "./load.js";
+import type { PackModel } from "./types.js";
+
+let model: PackModel;
+let loadDiagnostics: Awaited<ReturnType<typeof loadPack>>["diagnostics"];
+beforeAll(async () => {
+  const r = await loadPack(SHIPPED_PACK);
+  model = r.model;
+  loadDiagnostics = r.diagnostics;
+});
+
+/** The fenced ```json blocks of a text, parsed. */
+function jsonBlocks(text: string): unknown[] {
+  return [...text.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => JSON.parse(m[1] as string));
+}
+
+describe("the shipped pack", () => {
+  it("loads every file without a diagnostic", () => {
+    expect(loadDiagnostics).toEqual([]);
+    expect(model.skills.map((s) => s.name)).toEqual([
+      "rite",
+      "rite-build",
+      "rite-plan",
+      "rite-prove",
+      "rite-quick",
+      "rite-resolve",
+      "rite-review",
+      "rite-ship",
+      "rite-spec",
+      "rite-status",
+    ]);
+    expect(model.agents.map((a) => a.name)).toEqual([...ROLE_NAMES].sort());
+    expect(model.hooks.map((h) => h.event)).toEqual(["PreToolUse", "SubagentStop", "UserPromptSubmit"]);
+  });
+
+  it("lints clean (no errors, no warnings) against the commands the rites use", () => {
+    expect(lintPack(model, PLANNED_COMMANDS)).toEqual([]);
+  });
+
+  it("lints clean against the CLI's live command registry", () => {
+    if (commands.length === 0) registerCommands(allCommands);
+    const missing = PLANNED_COMMANDS.filter((c) => !commandNames().includes(c));
+    expect(missing, "commands the rites tell the model to run but the CLI does not have").toEqual([]);
+    expect(lintPack(model, commandNames())).toEqual([]);
+  });
+
+  it("gives each role the mode and payload of the role table and the tools of its mode", () => {
+    for (const a of model.agents) {
+      const spec = ROLES[a.name as keyof typeof ROLES];
+      expect({ mode: a.mode, payload: a.payload }, a.name).toEqual({
+        mode: spec.mode,
+        payload: spec.payload,
+      });
+      expect(a.tools, a.name).toEqual(
+        spec.mode === "writer"
+          ? ["Read", "Grep", "Glob", "Edit", "Write", "Bash"]
+          : ["Read", "Grep", "Glob", "Bash"],
+      );
+      expect(a.frontmatter, a.name).not.toHaveProperty("model");
+    }
+    expect(model.agents.filter((a) => a.mode === "writer").map((a) => a.name)).toEqual([
+      "devrites-slice-wright",
+    ]);
+  });
+
+  it("includes every shared fragment into every role", () => {
+    const roles = model.agents.map((a) => a.source.path).sort();
+    for (const f of model.fragments) expect(f.includedBy, f.name).toEqual(roles);
+    expect(model.fragments.map((f) => f.name)).toEqual([
+      "budgets",
+      "never-list",
+      "result-contract",
+      "untrusted-input",
+    ]);
+  });
+
+  it("points every dispatching rite at the shared dispatch protocol", () => {
+    for (const s of model.skills.filter((x) => x.devrites.dispatches.length > 0)) {
+      expect(s.body, s.name).toContain("`../rite/reference/dispatch.md`");
+    }
+  });
+
+  it("states the protocol, waves and ladder in the dispatch reference", () => {
+    const rite = model.skills.find((s) => s.name === "rite");
+    const dispatch = rite?.references.find((r) => r.relPath === "reference/dispatch.md")?.content ?? "";
+    for (const phrase of [
+      "devrites packet new --role",
+      "subagent_type",
+      "devrites result check",
+      "devrites result record",
+      "At most three read-only leaves at once",
+      "One writer at a time",
+      "At most three attempts per cause",
+      "non-independent",
+      "## 6. Ladder",
+    ]) {
+      expect(dispatch, phrase).toContain(phrase);
+    }
+  });
+});
+
+describe("the contracts the pack states agree with the envelope types", () => {
+  const contract = () => model.fragments.find((f) => f.name === "result-contract")?.content ?? "";
+
+  it("shows exactly the agent-result/v1 keys", () => {
+    const [skeleton] = jsonBlocks(contract()) as Record<string, Record<string, unknown>>[];
+    const top = {
+      result_version: 1,
+      run_id: 1,
+      role: 1,
+      status: 1,
+      baseline_id: 1,
+      budget: 1,
+      side_effects: 1,
+      payload: 1,
+      gates: 1,
+      decisions_stood: 1,
+      escalation: 1,
+    } satisfies Record<keyof AgentResult, 1>;
+    const budget = {
+      files_used: 1,
+      loaded_lines_used: 1,
+      max_files: 1,
+      max_loaded_lines: 1,
+      max_result_lines: 1,
+    } satisfies Record<keyof ResultBudget, 1>;
+    const effects = { repo_writes: 1, scratch_writes: 1 } satisfies Record<keyof SideEffects, 1>;
+    expect(Object.keys(skeleton ?? {}).sort()).toEqual(Object.keys(top).sort());
+    expect(Object.keys(skeleton?.budget ?? {}).sort()).toEqual(Object.keys(budget).sort());
+    expect(Object.keys(skeleton?.side_effects ?? {}).sort()).toEqual(Object.keys(effects).sort());
+    expect(skeleton?.result_version).toBe("agent-result/v1");
+  });
+
+  it("shows each role's payload with its type and exactly its content keys", () => {
+    const keys: Record<string, string[]> = {
+      "evidence-dossier": Object.keys({ findings: 1, open_questions: 1 } satisfies Record<
+        keyof EvidenceDossier,
+        1
+      >),
+      "plan-candidate": Object.keys({ slices: 1, risks: 1, assumptions: 1 } satisfies Record<
+        keyof PlanCandidate,
+        1
+      >),
+      "proof-report": Object.keys({ checks: 1, verdict: 1 } satisfies Record<keyof ProofReport, 1>),
+      "review-findings": Object.keys({ findings: 1, verdict: 1, coverage: 1 } satisfies Record<
+        keyof ReviewFindings,
+        1
+      >),
+      "wright-report": Object.keys({
+        slice_id: 1,
+        summary: 1,
+        tests_added: 1,
+        commands_run: 1,
+      } satisfies Record<keyof WrightReport, 1>),
+    };
+    for (const a of model.agents) {
+      const blocks = jsonBlocks(a.body) as { type?: string; content?: Record<string, unknown> }[];
+      const payload = blocks.find((b) => b.type !== undefined && b.content !== undefined);
+      expect(payload?.type, a.name).toBe(a.payload);
+      expect(Object.keys(payload?.content ?? {}).sort(), a.name).toEqual([...(keys[a.payload] ?? [])].sort());
+    }
+  });
+
+  it("lists the escalation reasons, gate kinds and statuses the types allow", () => {
+    const text = contract();
+    for (const word of ["complete", "partial", "blocked", "cannot_verify", "failed"])
+      expect(text).toContain(`\`${word}\``);
+    expect(text).toContain("product|scope|policy|irreversible|human-only");
+    expect(text).toContain("underspecified|new-dependency|plan-wrong|irreversible-risk|");
+    expect(text).toContain("out-of-scope|budget|tooling|other");
+  });
+});
