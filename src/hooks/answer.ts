@@ -23,9 +23,13 @@ export interface HookAnswer {
 
 export const SILENT: HookAnswer = { exitCode: 0, stdout: "", stderr: "" };
 
-/** The text both hosts show for a denied call: `devrites guard: <reason> [<rule>]`. */
+/**
+ * The text both hosts show for a denied call. The guard's reasons already read
+ * `devrites guard denied this call [<rule>] …`; the runtime's own reasons get the same prefix.
+ */
 export function denyText(rule: string, reason: string): string {
-  return clip(`devrites guard: ${oneLine(reason)} [${rule}]`);
+  const text = oneLine(reason);
+  return clip(text.includes(`[${rule}]`) ? text : `devrites guard denied this call [${rule}]: ${text}`);
 }
 
 export function denyAnswer(rule: string, reason: string): HookAnswer {

@@ -5,11 +5,10 @@
  * `onCrash`): the PreToolUse hook denies, the others step aside.
  */
 
-import { appendFileSync, writeSync } from "node:fs";
-import { performance } from "node:perf_hooks";
+import { appendFileSync, closeSync, constants, openSync, readSync, writeSync } from "node:fs";
 import type { HookAnswer } from "./answer.js";
 import { HOOK_DEADLINE_MS, MAX_STDIN_BYTES } from "./limits.js";
-import { type ReadableLike, readCapped, type StdinRead } from "./stdin.js";
+import { type ReadableLike, readCapped, readStdinSync, type StdinRead } from "./stdin.js";
 
 export interface HookEnv {
   env: Record<string, string | undefined>;
@@ -28,9 +27,10 @@ export interface HookSpec {
 }
 
 export interface RunOptions {
-  stdin: ReadableLike;
+  /** A stream to read, or the input already read (the synchronous fast path). */
+  stdin: ReadableLike | StdinRead;
   env: HookEnv;
-  /** Deadline in ms since process start (`performance.now()` time). */
+  /** Deadline in ms since process start (`process.uptime()` time). */
   deadlineMs?: number;
   maxBytes?: number;
   /** Where the answer goes; the default prints and exits the process. */
@@ -65,11 +65,16 @@ export function runHook(spec: HookSpec, opts: RunOptions): Promise<HookAnswer> {
     timer = setTimeout(
       () => {
         const prefix = reading?.partial() ?? Buffer.alloc(0);
-        settle(() => spec.onDeadline({ kind: "timeout", prefix, afterMs: Math.round(performance.now()) }));
+        settle(() => spec.onDeadline({ kind: "timeout", prefix, afterMs: Math.round(uptimeMs()) }));
       },
-      Math.max(0, deadline - performance.now()),
+      Math.max(0, deadline - uptimeMs()),
     );
-    reading = readCapped(opts.stdin, opts.maxBytes ?? MAX_STDIN_BYTES);
+    const input = opts.stdin;
+    if ("kind" in input && input.kind === "timeout") {
+      settle(() => spec.onDeadline(input));
+      return;
+    }
+    reading = "kind" in input ? alreadyRead(input) : readCapped(input, opts.maxBytes ?? MAX_STDIN_BYTES);
     reading
       .then(async (read) => {
         if (done) return;
@@ -91,14 +96,31 @@ export function main(spec: HookSpec): void {
   };
   process.on("uncaughtException", last);
   process.on("unhandledRejection", last);
+  const fast = readStdinSync(MAX_STDIN_BYTES, HOOK_DEADLINE_MS / 1000, {
+    openSync,
+    readSync,
+    closeSync,
+    constants,
+  });
   void runHook(spec, {
-    stdin: process.stdin,
+    stdin: fast ?? process.stdin,
     env: { env: process.env, cwd: safe(() => process.cwd(), "") },
     finish: (a) => {
       answered = true;
       exitWith(a);
     },
   });
+}
+
+function alreadyRead(read: StdinRead): ReturnType<typeof readCapped> {
+  const empty = Buffer.alloc(0);
+  return Object.assign(Promise.resolve(read), {
+    partial: () => (read.kind === "ok" ? read.bytes : read.kind === "error" ? empty : read.prefix),
+  });
+}
+
+function uptimeMs(): number {
+  return process.uptime() * 1000;
 }
 
 function safe<T>(f: () => T, fallback?: T): T {

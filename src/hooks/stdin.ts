@@ -67,3 +67,71 @@ function stop(stream: ReadableLike): void {
     // Best effort: the process exits right after the answer anyway.
   }
 }
+
+/**
+ * Linux fast path: read stdin synchronously through a fresh non-blocking descriptor (`/dev/stdin` opened
+ * with O_NONBLOCK is a new open file description of the same pipe), polling with 1 ms sleeps until EOF, the
+ * cap, or `deadlineSec` of process uptime. Avoids the stream machinery on the hot path. Returns undefined
+ * when the fast path is unavailable (not Linux, no `/dev/stdin`): use `readCapped(process.stdin, …)`.
+ */
+export function readStdinSync(maxBytes: number, deadlineSec: number, fs: SyncFs): StdinRead | undefined {
+  if (process.platform !== "linux") return undefined;
+  let fd: number;
+  try {
+    fd = fs.openSync("/dev/stdin", fs.constants.O_RDONLY | fs.constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const buf = Buffer.allocUnsafe(64 * 1024);
+  try {
+    for (;;) {
+      let n: number;
+      try {
+        n = fs.readSync(fd, buf, 0, buf.length, null);
+      } catch (e) {
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code !== "EAGAIN" && code !== "EWOULDBLOCK") throw e;
+        if (process.uptime() >= deadlineSec) {
+          return {
+            kind: "timeout",
+            prefix: Buffer.concat(chunks, size),
+            afterMs: Math.round(process.uptime() * 1000),
+          };
+        }
+        sleepMs(1);
+        continue;
+      }
+      if (n === 0) return { kind: "ok", bytes: Buffer.concat(chunks, size) };
+      if (size + n > maxBytes) {
+        chunks.push(Buffer.from(buf.subarray(0, maxBytes - size)));
+        return { kind: "too-large", prefix: Buffer.concat(chunks, maxBytes), maxBytes };
+      }
+      chunks.push(Buffer.from(buf.subarray(0, n)));
+      size += n;
+    }
+  } catch (e) {
+    return { kind: "error", message: (e as Error)?.message ?? String(e) };
+  } finally {
+    try {
+      fs.closeSync(fd);
+    } catch {
+      // nothing to do
+    }
+  }
+}
+
+/** The slice of `node:fs` the fast path uses (injected so tests can drive it). */
+export interface SyncFs {
+  openSync(path: string, flags: number): number;
+  readSync(fd: number, buf: Buffer, off: number, len: number, pos: null): number;
+  closeSync(fd: number): void;
+  constants: { O_RDONLY: number; O_NONBLOCK: number };
+}
+
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+function sleepMs(ms: number): void {
+  Atomics.wait(sleeper, 0, 0, ms);
+}
