@@ -11,10 +11,19 @@
 export const MAX_STDIN_BYTES = 4 * 1024 * 1024;
 
 /**
- * Total budget of one hook process, in ms from process start. At the deadline the hook answers with what it
- * knows: PreToolUse denies (its input is not complete, so the caller may be a leaf), the others step aside.
+ * Total budget of the PreToolUse hook, in ms from process start. At the deadline it denies: its input is not
+ * complete, so the caller may be a leaf. Configure the host's hook timeout at 10 s or more.
  */
 export const HOOK_DEADLINE_MS = 3_000;
+
+/**
+ * Budget of the SubagentStop hook, which stores and checks a result (git status, hashing the touched files).
+ * At the deadline it steps aside and the root checks the result itself. Configure the host's timeout at 60 s.
+ */
+export const SUBAGENT_STOP_DEADLINE_MS = 30_000;
+
+/** Budget of the UserPromptSubmit hook; at the deadline it adds no context. Host timeout: 10 s. */
+export const PROMPT_DEADLINE_MS = 2_000;
 
 /** Longest reason printed to the host, in characters; longer reasons are cut with an ellipsis. */
 export const MAX_REASON_CHARS = 8_000;

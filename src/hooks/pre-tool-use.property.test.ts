@@ -31,7 +31,11 @@ const env = { env: {}, cwd: repo.root };
 /** Host-like inputs with arbitrary extra fields and values, from a leaf (agent_type present, any value). */
 const leafInput = fc
   .record({
-    agent_type: fc.oneof(fc.string(), fc.constant("devrites:devrites-evidence-scout"), fc.anything()),
+    agent_type: fc.oneof(
+      fc.string(),
+      fc.constant("devrites:devrites-evidence-scout"),
+      fc.anything().filter((x) => x !== undefined),
+    ),
     tool_name: fc.oneof(fc.string(), fc.constantFrom("Write", "Bash", "Agent", "apply_patch"), fc.anything()),
     tool_input: fc.anything(),
     cwd: fc.oneof(fc.constant(repo.root), fc.string(), fc.anything()),

@@ -19,6 +19,8 @@ export interface HookEnv {
 export interface HookSpec {
   /** `pre-tool-use`, `subagent-stop`, `user-prompt-submit`: names the hook in logs. */
   name: string;
+  /** Deadline in ms since process start; default {@link HOOK_DEADLINE_MS}. */
+  deadlineMs?: number;
   handle(read: StdinRead, env: HookEnv): HookAnswer | Promise<HookAnswer>;
   /** The answer when the deadline passes first; `read` is what had arrived (kind `timeout`). */
   onDeadline(read: StdinRead): HookAnswer;
@@ -43,7 +45,7 @@ export interface RunOptions {
  */
 export function runHook(spec: HookSpec, opts: RunOptions): Promise<HookAnswer> {
   const finish = opts.finish ?? exitWith;
-  const deadline = opts.deadlineMs ?? HOOK_DEADLINE_MS;
+  const deadline = opts.deadlineMs ?? spec.deadlineMs ?? HOOK_DEADLINE_MS;
   return new Promise<HookAnswer>((resolve) => {
     let done = false;
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -96,12 +98,16 @@ export function main(spec: HookSpec): void {
   };
   process.on("uncaughtException", last);
   process.on("unhandledRejection", last);
-  const fast = readStdinSync(MAX_STDIN_BYTES, HOOK_DEADLINE_MS / 1000, {
-    openSync,
-    readSync,
-    closeSync,
-    constants,
-  });
+  const fast = readStdinSync(
+    MAX_STDIN_BYTES,
+    Math.min(spec.deadlineMs ?? HOOK_DEADLINE_MS, HOOK_DEADLINE_MS) / 1000,
+    {
+      openSync,
+      readSync,
+      closeSync,
+      constants,
+    },
+  );
   void runHook(spec, {
     stdin: fast ?? process.stdin,
     env: { env: process.env, cwd: safe(() => process.cwd(), "") },
