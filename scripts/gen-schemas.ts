@@ -38,6 +38,13 @@ export const SCHEMA_TABLE: readonly SchemaTarget[] = [
     output: "schemas/devrites-state.v1.schema.json",
   },
   { type: "RunEvent", source: "src/run/workspace-types.ts", output: "schemas/run-event.v1.schema.json" },
+  {
+    type: "QuestionLine",
+    source: "src/run/workspace-types.ts",
+    output: "schemas/question-line.v1.schema.json",
+  },
+  { type: "DecisionRecord", source: "src/run/workspace-types.ts", output: "schemas/decision.v1.schema.json" },
+  { type: "RoutingCorpus", source: "src/route/types.ts", output: "schemas/devrites-routing.v1.schema.json" },
 ];
 
 export const SCHEMAS_DIR = "schemas";

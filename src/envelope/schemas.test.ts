@@ -53,7 +53,10 @@ describe("generated schemas", () => {
       expect(schema.$id).toBe(schemaId(file.path));
       expect(schema.$schema).toBe("http://json-schema.org/draft-07/schema#");
       expect(schema.type).toBe("object");
-      expect(schema.additionalProperties).toBe(false);
+      // A discriminated-union record (one line of questions.jsonl) is closed by its branches instead.
+      const union =
+        Array.isArray(schema.allOf) && schema.allOf.every((b) => typeof b === "object" && b && "then" in b);
+      if (!union) expect(schema.additionalProperties).toBe(false);
       expect(typeof schema.description).toBe("string");
       expect(file.content.endsWith("}\n")).toBe(true);
       expect(file.content).toBe(`${JSON.stringify(sortKeys(schema), null, 2)}\n`);
@@ -211,7 +214,7 @@ describe("npm run schemas (main)", () => {
 
       io = capture();
       expect(main([], root)).toBe(0);
-      expect(io.out()).toContain("4 written");
+      expect(io.out()).toContain(`${SCHEMA_TABLE.length} written`);
       for (const file of generated) expect(readFileSync(join(root, file.path), "utf8")).toBe(file.content);
 
       io = capture();

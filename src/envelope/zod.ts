@@ -12,7 +12,16 @@
  */
 
 import { z } from "zod";
-import { type RunEvent, STATE_SCHEMA, type WorkspaceState } from "../run/workspace-types.js";
+import {
+  type DecisionRecord,
+  type JourneyRef,
+  type QuestionAnswered,
+  type QuestionLine,
+  type QuestionRaised,
+  type RunEvent,
+  STATE_SCHEMA,
+  type WorkspaceState,
+} from "../run/workspace-types.js";
 import { ROLE_NAMES } from "./roles.js";
 import type * as T from "./types.js";
 import { PACKET_VERSION, RESULT_VERSION } from "./types.js";
@@ -52,6 +61,17 @@ export const FORMATS = {
     pattern: "^rite(-[a-z0-9]+)*\\/devrites-[a-z0-9-]+#[0-9]+$",
     expected: "a step id like rite-build/devrites-slice-wright#1",
   },
+  /** A journey step: a leaf role or `human` (gates), numbered from 1. */
+  journeyStepId: {
+    pattern: "^rite(-[a-z0-9]+)*\\/[a-z0-9][a-z0-9-]*#[1-9][0-9]*$",
+    expected: "a step id like rite-build/devrites-slice-wright#2 or rite-ship/human#1",
+  },
+  journeyId: {
+    pattern: "^j-[0-9]{8}T[0-9]{6}Z-[0-9a-f]{8}$",
+    expected: "a journey id like j-20261129T221500Z-1a2b3c4d",
+  },
+  questionId: { pattern: "^q-[0-9]{8}-[0-9]{3,}$", expected: "a question id like q-20261129-001" },
+  decisionId: { pattern: "^d-[0-9]{8}-[0-9]{3,}$", expected: "a decision id like d-20261129-001" },
   lines: { pattern: "^[0-9]+(-[0-9]+)?$", expected: "a line or a range like 12 or 12-40" },
   slug: { pattern: "^[a-z0-9][a-z0-9-]*$", expected: "a lowercase slug like add-parser (a-z, 0-9, -)" },
 } as const satisfies Record<string, StringFormat>;
@@ -337,12 +357,62 @@ export const ActiveRunSchema = z.strictObject({
   created_at: TimestampSchema,
 });
 
+export const JourneyRefSchema = z.strictObject({
+  id: text({ format: FORMATS.journeyId }),
+  name: text({ format: FORMATS.slug }),
+  driver: text({ format: FORMATS.slug }),
+  status: z.enum(["running", "paused-gate", "paused-await", "blocked", "done"]),
+  started_at: TimestampSchema,
+});
+
 export const WorkspaceStateSchema = z.strictObject({
   schema: z.literal(STATE_SCHEMA),
   active_rite: z.string().nullable(),
   phase: PhaseSchema.nullable(),
   active_runs: z.array(ActiveRunSchema),
+  journey: JourneyRefSchema.nullable().optional(),
   updated_at: TimestampSchema,
+});
+
+const JourneyStepIdSchema = text({ format: FORMATS.journeyStepId });
+const QuestionIdSchema = text({ format: FORMATS.questionId });
+const JourneyIdSchema = text({ format: FORMATS.journeyId });
+
+export const QuestionRaisedSchema = z.strictObject({
+  type: z.literal("raised"),
+  qid: QuestionIdSchema,
+  kind: z.enum(["product", "scope", "policy", "irreversible", "human-only"]),
+  question: text({ min: 1 }),
+  options: z.array(z.string()),
+  raised_at: TimestampSchema,
+  step_id: JourneyStepIdSchema.optional(),
+  journey_id: JourneyIdSchema.optional(),
+  run_id: RunIdSchema.optional(),
+  gate_id: text({ format: FORMATS.slug }).optional(),
+});
+
+export const QuestionAnsweredSchema = z.strictObject({
+  type: z.literal("answered"),
+  qid: QuestionIdSchema,
+  answer: text({ min: 1 }),
+  answered_at: TimestampSchema,
+});
+
+export const QuestionLineSchema = z.discriminatedUnion("type", [
+  QuestionRaisedSchema,
+  QuestionAnsweredSchema,
+]);
+
+export const DecisionRecordSchema = z.strictObject({
+  id: text({ format: FORMATS.decisionId }),
+  decided_at: TimestampSchema,
+  source: z.enum(["human", "leaf"]),
+  decision: text({ min: 1 }),
+  rationale: z.string(),
+  qid: QuestionIdSchema.optional(),
+  run_id: RunIdSchema.optional(),
+  step_id: JourneyStepIdSchema.optional(),
+  journey_id: JourneyIdSchema.optional(),
 });
 
 export const RunEventSchema = z.strictObject({
@@ -389,4 +459,9 @@ export type ZodMirrorsTypes = [
   Expect<Mirrors<typeof EscalationSchema, T.Escalation>>,
   Expect<Mirrors<typeof WorkspaceStateSchema, WorkspaceState>>,
   Expect<Mirrors<typeof RunEventSchema, RunEvent>>,
+  Expect<Mirrors<typeof JourneyRefSchema, JourneyRef>>,
+  Expect<Mirrors<typeof QuestionRaisedSchema, QuestionRaised>>,
+  Expect<Mirrors<typeof QuestionAnsweredSchema, QuestionAnswered>>,
+  Expect<Mirrors<typeof QuestionLineSchema, QuestionLine>>,
+  Expect<Mirrors<typeof DecisionRecordSchema, DecisionRecord>>,
 ];

@@ -1,4 +1,14 @@
-import { closeSync, fsyncSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  fstatSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  writeSync,
+} from "node:fs";
 import { dirname, join } from "node:path";
 import { writeFileAtomic } from "../core/atomic-write.js";
 import { type Diagnostic, error } from "../core/diagnostics.js";
@@ -19,6 +29,8 @@ export const workspacePaths = {
   events: (runId: RunId) => `${WORKSPACE_DIR}/runs/${runId}/events.jsonl`,
   questions: `${WORKSPACE_DIR}/questions.jsonl`,
   decisions: `${WORKSPACE_DIR}/decisions.jsonl`,
+  /** Held by the one process driving the engine; holds its pid. */
+  lock: `${WORKSPACE_DIR}/engine.lock`,
 } as const;
 
 export function emptyState(now: string): WorkspaceState {
@@ -82,19 +94,56 @@ export function appendEvent(root: string, event: RunEvent): void {
   appendJsonLine(join(root, workspacePaths.events(event.run_id)), event);
 }
 
+/**
+ * Append one JSON value as one line and fsync it. When the file ends in a torn line (a crash mid-write), the
+ * new line starts on a fresh line so it is not glued to the fragment: the fragment stays (reported by the
+ * reader as a corrupt line) and nothing after it is lost.
+ */
 export function appendJsonLine(absPath: string, value: unknown): void {
   mkdirSync(dirname(absPath), { recursive: true });
-  const fd = openSync(absPath, "a", 0o644);
+  const fd = openSync(absPath, "a+", 0o644);
   try {
-    writeSync(fd, `${JSON.stringify(value)}\n`);
+    const size = fstatSync(fd).size;
+    let prefix = "";
+    if (size > 0) {
+      const last = Buffer.alloc(1);
+      readSync(fd, last, 0, 1, size - 1);
+      if (last[0] !== 0x0a) prefix = "\n";
+    }
+    const buf = Buffer.from(`${prefix}${JSON.stringify(value)}\n`, "utf8");
+    let off = 0;
+    while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
     fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
 }
 
+/** Read one run's event ledger (tolerant: corrupt lines become diagnostics). */
+export function readRunEvents(root: string, runId: RunId): JsonLines<RunEvent> {
+  const rel = workspacePaths.events(runId);
+  return readJsonLines<RunEvent>(join(root, rel), rel);
+}
+
+/**
+ * The names of the folders under `.devrites/runs/`, sorted (run ids sort by creation time). Anything that is
+ * not a directory is ignored here; `validateWorkspace` reports it.
+ */
+export function listRunDirs(root: string): string[] {
+  try {
+    return readdirSync(join(root, workspacePaths.runs), { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name)
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
 export interface JsonLines<T> {
   values: T[];
+  /** The 1-based file line of each value, parallel to `values`. */
+  lineNumbers: number[];
   diagnostics: Diagnostic[];
 }
 
@@ -104,19 +153,23 @@ export function readJsonLines<T>(absPath: string, relPath: string): JsonLines<T>
   try {
     text = readFileSync(absPath, "utf8");
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT") return { values: [], diagnostics: [] };
+    if ((e as NodeJS.ErrnoException).code === "ENOENT")
+      return { values: [], lineNumbers: [], diagnostics: [] };
     return {
       values: [],
+      lineNumbers: [],
       diagnostics: [error("workspace.unreadable", (e as Error).message, { path: relPath })],
     };
   }
   const values: T[] = [];
+  const lineNumbers: number[] = [];
   const diagnostics: Diagnostic[] = [];
   const lines = text.split("\n");
   lines.forEach((line, i) => {
     if (line.trim() === "") return;
     try {
       values.push(JSON.parse(line) as T);
+      lineNumbers.push(i + 1);
     } catch {
       const torn = i === lines.length - 1;
       diagnostics.push(
@@ -132,5 +185,5 @@ export function readJsonLines<T>(absPath: string, relPath: string): JsonLines<T>
       );
     }
   });
-  return { values, diagnostics };
+  return { values, lineNumbers, diagnostics };
 }
