@@ -89,7 +89,7 @@ export function runHook(spec: HookSpec, opts: RunOptions): Promise<HookAnswer> {
 }
 
 /** The process entry: run `spec` on the real stdin and exit with its answer. Installs last-resort handlers. */
-export function main(spec: HookSpec): void {
+export function runtimeMain(spec: HookSpec): void {
   let answered = false;
   const last = (e: unknown) => {
     if (answered) return;

@@ -1,6 +1,9 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { makeRepo, type TestRepo } from "./fixtures.js";
-import { handleUserPromptSubmit, userPromptSubmitHook } from "./user-prompt-submit.js";
+import { workspacePaths } from "../run/workspace.js";
+import { makeRepo, runId, type TestRepo } from "./fixtures.js";
+import { handleUserPromptSubmit, userPromptSubmitHook, workspaceContextLine } from "./user-prompt-submit.js";
 
 let repos: TestRepo[] = [];
 afterEach(() => {
@@ -75,5 +78,27 @@ describe("handleUserPromptSubmit", () => {
     repos.push(r);
     const a = handleUserPromptSubmit(ok({ cwd: r.root }), env, { contextLine: () => "a\nb\r\nc", now });
     expect(a.stdout).toBe("a b c\n");
+  });
+});
+
+describe("workspaceContextLine", () => {
+  it("describes the journey from state.json", () => {
+    const r = makeRepo([{ role: "devrites-evidence-scout", run_id: runId(1) }]);
+    repos.push(r);
+    const line = workspaceContextLine(r.root, now());
+    expect(line).toMatch(/^devrites: active rite rite-build, phase build, next: /);
+  });
+
+  it("is empty without a workspace", () => {
+    const r = makeRepo();
+    repos.push(r);
+    expect(workspaceContextLine(r.root, now())).toBe("");
+  });
+
+  it("throws on a state.json it cannot read, naming the file", () => {
+    const r = makeRepo([{ role: "devrites-evidence-scout", run_id: runId(1) }]);
+    repos.push(r);
+    writeFileSync(join(r.root, workspacePaths.state), "{");
+    expect(() => workspaceContextLine(r.root, now())).toThrow(/\.devrites\/state\.json/);
   });
 });

@@ -4,6 +4,9 @@
  * malformed input and the deadline end in exit 0 with no context (and a note on stderr).
  */
 
+import { promptContextLine } from "../run/prompt-context.js";
+import { pendingQuestions, readQuestions } from "../run/questions.js";
+import { readState } from "../run/workspace.js";
 import { allowAnswer, contextAnswer, type HookAnswer, SILENT } from "./answer.js";
 import { parseHookInput, stringField } from "./input.js";
 import { PROMPT_DEADLINE_MS } from "./limits.js";
@@ -15,6 +18,17 @@ export interface UserPromptDeps {
   /** The context line for the workspace at `root` ("" when there is no journey). */
   contextLine(root: string, now: Date): string;
   now(): Date;
+}
+
+/**
+ * The production context line: `promptContextLine` over `.devrites/state.json` and the pending questions.
+ * A state that cannot be read throws (the hook reports it on stderr and adds no context).
+ */
+export function workspaceContextLine(root: string, now: Date): string {
+  const state = readState(root, now.toISOString());
+  if (!state.ok)
+    throw new Error(state.diagnostics.map((d) => `${d.path ?? ""} ${d.message}`.trim()).join("; "));
+  return promptContextLine(state.state, pendingQuestions(readQuestions(root).questions));
 }
 
 export function handleUserPromptSubmit(read: StdinRead, env: HookEnv, deps: UserPromptDeps): HookAnswer {
