@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { beforeAll, describe, expect, it } from "vitest";
 import { cardsFromPack, loadRiteCards } from "./cards.js";
 import { evaluateCorpora, judgeCase, loadCorpora } from "./corpus.js";
-import { FIXTURE_CARDS as CARDS, PROPOSED_HINTS, withHints } from "./fixtures.js";
+import { FIXTURE_CARDS as CARDS, PROPOSED_HINTS } from "./fixtures.js";
 import type { RiteCard } from "./types.js";
 
 const PACK = fileURLToPath(new URL("../../pack/.claude", import.meta.url));
@@ -24,12 +24,12 @@ const RITES = [
 
 describe("the pack's routing corpora", () => {
   const { corpora, diagnostics } = loadCorpora(PACK);
-  /** The pack's own rite cards (names, descriptions, phases), with the proposed hints. */
+  /** The pack's own rite cards: names, descriptions, phases and route hints from the SKILL.md frontmatter. */
   let packCards: RiteCard[] = [];
   beforeAll(async () => {
     const loaded = await loadRiteCards(PACK);
     expect(loaded.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
-    packCards = withHints(loaded.cards, PROPOSED_HINTS);
+    packCards = loaded.cards;
   });
 
   it("load cleanly, one per routable rite, each with six or more positives and some negatives", () => {
@@ -54,7 +54,7 @@ describe("the pack's routing corpora", () => {
   });
 });
 
-describe("proposed hints", () => {
+describe("fixture hints (the router unit tests' cards)", () => {
   it("obey the pack's hint rules (lowercase, trimmed, each on one rite only) and cover every rite", () => {
     const owner = new Map<string, string>();
     for (const [rite, hints] of Object.entries(PROPOSED_HINTS)) {

@@ -158,14 +158,6 @@ export const PROPOSED_HINTS: Readonly<Record<string, readonly string[]>> = {
   ],
 };
 
-/** Cards with the given hints replacing each card's own (rites without a proposal keep theirs). */
-export function withHints(
-  cards: readonly RiteCard[],
-  hints: Readonly<Record<string, readonly string[]>>,
-): RiteCard[] {
-  return cards.map((c) => ({ ...c, hints: [...(hints[c.name] ?? c.hints)] }));
-}
-
 const PHASES: Readonly<Record<string, string>> = {
   "rite-spec": "spec",
   "rite-plan": "plan",
