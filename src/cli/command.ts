@@ -9,6 +9,8 @@ export interface CommandIo {
   /** Human output (ignored with --json). */
   out(text: string): void;
   err(text: string): void;
+  /** The whole of standard input, for commands that read it (absent when there is none to read). */
+  readStdin?(): Promise<string>;
 }
 
 export interface CommandResult {

@@ -3,7 +3,10 @@ import { askCommand } from "./ask.js";
 import { evalCommand } from "./eval.js";
 import { graphCommand } from "./graph.js";
 import { packLintCommand } from "./pack-lint.js";
+import { packetNew } from "./packet-new.js";
 import { resolveCommand } from "./resolve.js";
+import { resultCheck } from "./result-check.js";
+import { resultRecord } from "./result-record.js";
 import { resumeCommand } from "./resume.js";
 import { routeCommand } from "./route.js";
 import { statusCommand } from "./status.js";
@@ -14,7 +17,10 @@ export const allCommands: Command[] = [
   evalCommand,
   graphCommand,
   packLintCommand,
+  packetNew,
   resolveCommand,
+  resultCheck,
+  resultRecord,
   resumeCommand,
   routeCommand,
   statusCommand,

@@ -1,0 +1,236 @@
+/**
+ * Baseline + validate, end to end, on a large repository: 20,000 committed files of which 2,000 are dirty
+ * (1,800 modified, 200 untracked). Freezes the baseline once (as `packet new` does), writes 200 packets
+ * and results for read-only leaves on that frozen candidate, then validates all 200 (as a wave is checked:
+ * one look at the tree, every result judged against it). Also compares hashing throughput with
+ * `sha256sum` over the same bytes in the same run.
+ */
+
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { describePaths } from "../src/baseline/index.js";
+import { sha256File } from "../src/core/hash.js";
+import { buildBaselineRecord, buildPacket } from "../src/dispatch/packet.js";
+import { runPacketNew } from "../src/dispatch/packet-new.js";
+import { runResultCheck, runResultChecks } from "../src/dispatch/result-check.js";
+import { sampleResult } from "../src/envelope/fixtures.js";
+import { ROLES, type RoleName } from "../src/envelope/roles.js";
+import type { AgentPacket } from "../src/envelope/types.js";
+import { readState, workspacePaths, writeState } from "../src/run/workspace.js";
+import type { Row } from "./_types.js";
+
+const FILES = 20_000;
+const DIRS = 200;
+const MODIFIED = 1_800;
+const UNTRACKED = 200;
+const RESULTS = 200;
+const BIG_FILE_MB = 64;
+const READ_ONLY: RoleName[] = [
+  "devrites-evidence-scout",
+  "devrites-plan-drafter",
+  "devrites-proof-runner",
+  "devrites-spec-reviewer",
+  "devrites-code-reviewer",
+];
+
+/** Deterministic filler text of about `bytes` bytes. */
+function filler(seed: number, bytes: number): string {
+  const line = `// ${seed.toString(36)} the quick brown fox jumps over the lazy dog ${seed * 7919}\n`;
+  return line.repeat(Math.max(1, Math.ceil(bytes / line.length)));
+}
+
+function git(root: string, ...args: string[]): void {
+  execFileSync("git", args, { cwd: root, stdio: "ignore", maxBuffer: 1 << 28 });
+}
+
+async function time<T>(fn: () => Promise<T> | T): Promise<{ ms: number; value: T }> {
+  const t = performance.now();
+  const value = await fn();
+  return { ms: performance.now() - t, value };
+}
+
+/** Best of `n` runs (warm cache), in ms. */
+async function best(n: number, fn: () => Promise<unknown> | unknown): Promise<number> {
+  let min = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < n; i++) min = Math.min(min, (await time(fn)).ms);
+  return min;
+}
+
+export async function run(): Promise<Row[]> {
+  const top = mkdtempSync(join(tmpdir(), "devrites-bench-"));
+  const root = join(top, "repo");
+  const rows: Row[] = [];
+  const row = (metric: string, value: number, unit: string, extra: Partial<Row> = {}) =>
+    rows.push({ section: "validate", metric, value, unit, ...extra });
+  try {
+    // ---------------------------------------------------------------- setup (not timed)
+    mkdirSync(root);
+    git(root, "init", "-q", "-b", "main");
+    git(root, "config", "user.email", "bench@example.invalid");
+    git(root, "config", "user.name", "bench");
+    git(root, "config", "commit.gpgsign", "false");
+    const paths: string[] = [];
+    for (let d = 0; d < DIRS; d++) mkdirSync(join(root, `d${d}`));
+    for (let i = 0; i < FILES; i++) {
+      const p = `d${i % DIRS}/f${i}.ts`;
+      paths.push(p);
+      writeFileSync(join(root, p), filler(i, 1024));
+    }
+    git(root, "add", "-A");
+    git(root, "commit", "-q", "-m", "bench fixture");
+    const dirty: string[] = [];
+    for (let k = 0; k < MODIFIED; k++) {
+      const p = paths[k * Math.floor(FILES / MODIFIED)]!;
+      writeFileSync(join(root, p), filler(k + FILES, 4096 + (k % 8) * 1024));
+      dirty.push(p);
+    }
+    for (let k = 0; k < UNTRACKED; k++) {
+      const p = `d${k % DIRS}/new${k}.ts`;
+      writeFileSync(join(root, p), filler(k + 2 * FILES, 8192));
+      dirty.push(p);
+    }
+    const dirtyBytes = dirty.reduce((n, p) => n + statSync(join(root, p)).size, 0);
+    row("repository", FILES, "files", { note: `${MODIFIED} modified + ${UNTRACKED} untracked dirty` });
+    row("dirty bytes", dirtyBytes / 1e6, "MB");
+
+    // ---------------------------------------------------------------- hashing throughput vs sha256sum
+    const ours = await best(3, () => describePaths(root, dirty));
+    const theirs = await best(3, () =>
+      execFileSync("sha256sum", ["--", ...dirty], {
+        cwd: root,
+        stdio: ["ignore", "pipe", "ignore"],
+        maxBuffer: 1 << 26,
+      }),
+    );
+    row("hash 2,000 dirty files: devrites", (dirtyBytes / 1e6 / ours) * 1000, "MB/s", {
+      note: `${ours.toFixed(0)} ms`,
+    });
+    row("hash 2,000 dirty files: sha256sum", (dirtyBytes / 1e6 / theirs) * 1000, "MB/s", {
+      note: `${theirs.toFixed(0)} ms`,
+    });
+    const ratioSmall = theirs / ours;
+    row("throughput ratio, dirty files", ratioSmall, "× sha256sum", {
+      target: "≥ 0.7",
+      ok: ratioSmall >= 0.7,
+    });
+
+    const big = join(top, "big.bin");
+    writeFileSync(big, Buffer.alloc(BIG_FILE_MB * 1024 * 1024, 0x5a));
+    const oursBig = await best(3, () => sha256File(big));
+    const theirsBig = await best(3, () =>
+      execFileSync("sha256sum", [big], { stdio: ["ignore", "pipe", "ignore"] }),
+    );
+    const ratioBig = theirsBig / oursBig;
+    row(`hash one ${BIG_FILE_MB} MB file: devrites`, (BIG_FILE_MB / oursBig) * 1000, "MB/s", {
+      note: `${oursBig.toFixed(0)} ms`,
+    });
+    row(`hash one ${BIG_FILE_MB} MB file: sha256sum`, (BIG_FILE_MB / theirsBig) * 1000, "MB/s", {
+      note: `${theirsBig.toFixed(0)} ms`,
+    });
+    row("throughput ratio, one large file", ratioBig, "× sha256sum", {
+      target: "≥ 0.7",
+      ok: ratioBig >= 0.7,
+    });
+
+    // ---------------------------------------------------------------- baseline: `packet new`, end to end
+    const inputs = ["d0/f0.ts", "d1/f1.ts"];
+    const freeze = await time(() =>
+      runPacketNew({
+        cwd: root,
+        role: "devrites-evidence-scout",
+        rite: "rite-build",
+        objective: "Benchmark: map the fixture.",
+        allow: [],
+        inputs,
+        now: new Date(),
+      }),
+    );
+    if (freeze.value.exitCode !== 0 || !freeze.value.data) {
+      throw new Error(`packet new failed: ${JSON.stringify(freeze.value.diagnostics)}`);
+    }
+    row("baseline: packet new (freeze + write)", freeze.ms, "ms");
+    const first = freeze.value.data.packet;
+    const record = JSON.parse(readFileSync(join(root, workspacePaths.baseline(first.run_id)), "utf8"));
+
+    // ---------------------------------------------------------------- 200 packets and results (setup)
+    const now = new Date();
+    const packets: AgentPacket[] = [first];
+    for (let i = 1; i < RESULTS; i++) {
+      const role = READ_ONLY[i % READ_ONLY.length]!;
+      const runId = first.run_id.replace(/-[0-9a-f]{8}$/, `-${(i + 0x10000000).toString(16)}`);
+      const p = buildPacket(
+        {
+          runId,
+          role,
+          rite: "rite-build",
+          phase: "build",
+          stepNumber: i + 1,
+          objective: "Benchmark.",
+          allow: [],
+          inputs,
+          now,
+        },
+        first.baseline,
+        record.touched,
+      );
+      packets.push(p);
+    }
+    const state = readState(root, now.toISOString());
+    if (!state.ok) throw new Error("state unreadable");
+    for (const p of packets) {
+      mkdirSync(join(root, workspacePaths.runDir(p.run_id)), { recursive: true });
+      if (p !== first) {
+        writeFileSync(
+          join(root, workspacePaths.baseline(p.run_id)),
+          `${JSON.stringify(buildBaselineRecord(p.run_id, record.head, record.dirty, record.touched), null, 2)}\n`,
+        );
+        writeFileSync(join(root, workspacePaths.packet(p.run_id)), `${JSON.stringify(p, null, 2)}\n`);
+        state.state.active_runs.push({
+          run_id: p.run_id,
+          role: p.role,
+          step_id: p.step_id,
+          packet_path: workspacePaths.packet(p.run_id),
+          created_at: p.created_at,
+        });
+      }
+      const r = sampleResult(ROLES[p.role].payload);
+      r.run_id = p.run_id;
+      r.role = p.role;
+      r.baseline_id = p.baseline.id;
+      r.budget = { files_used: 5, loaded_lines_used: 300, ...p.budgets };
+      r.side_effects = { repo_writes: [], scratch_writes: [] };
+      writeFileSync(join(root, p.result_path), `${JSON.stringify(r, null, 2)}\n`);
+    }
+    writeState(root, state.state);
+
+    // ---------------------------------------------------------------- validate all 200, end to end
+    const checks = await time(() =>
+      runResultChecks({ cwd: root, items: packets.map((p) => ({ result: p.result_path })), now: new Date() }),
+    );
+    const accepted = checks.value.filter((o) => o.data?.verdict === "accepted").length;
+    row(`validate ${RESULTS} results (one tree snapshot)`, checks.ms, "ms", {
+      note: `${accepted}/${RESULTS} accepted`,
+    });
+    row("validate, per result", checks.ms / RESULTS, "ms");
+    const total = freeze.ms + checks.ms;
+    row("end to end: baseline + validate 200", total, "ms", { target: "≤ 1500", ok: total <= 1500 });
+
+    // ---------------------------------------------------------------- one `result check`, cold snapshot
+    const single = await best(3, () =>
+      runResultCheck({ cwd: root, result: first.result_path, now: new Date() }),
+    );
+    row("one result check (own snapshot)", single, "ms");
+    const cycle = freeze.ms + single;
+    row("end to end: baseline + one check", cycle, "ms", { target: "≤ 1500", ok: cycle <= 1500 });
+    if (accepted !== RESULTS) {
+      const bad = checks.value.find((o) => o.data?.verdict !== "accepted");
+      row("first non-accepted codes", 0, "", { note: JSON.stringify(bad?.diagnostics.map((d) => d.code)) });
+    }
+    return rows;
+  } finally {
+    rmSync(top, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,302 @@
+/**
+ * The imperative edge of `devrites packet new`: check the command line against the repository, freeze the
+ * baseline, then write `baseline.json` and `packet.json` (in that order, each atomically, so a packet never
+ * exists without its baseline), append `packet.created` and register the run in `state.active_runs`.
+ */
+
+import { randomBytes } from "node:crypto";
+import { existsSync, lstatSync, readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describePaths, freezeBaseline, manifestDigest } from "../baseline/index.js";
+import { writeFileAtomic } from "../core/atomic-write.js";
+import { type Diagnostic, ExitCode, error } from "../core/diagnostics.js";
+import { isRoleName, ROLE_NAMES, ROLES } from "../envelope/roles.js";
+import type { AgentPacket, Phase } from "../envelope/types.js";
+import { appendEvent, readState, workspacePaths, writeState } from "../run/workspace.js";
+import { checkAllowlist, resolveRepoPath, type ScopeViolation } from "../scope/index.js";
+import { touchedPaths } from "../validate/baseline-record.js";
+import { diag } from "../validate/codes.js";
+import { newRunId, nextStepNumber, RITE_PATTERN } from "./ids.js";
+import { buildBaselineRecord, buildPacket, isPhase, PHASES } from "./packet.js";
+import { locateRoot } from "./root.js";
+
+export interface PacketNewOptions {
+  cwd: string;
+  role: string | undefined;
+  rite: string | undefined;
+  objective: string | undefined;
+  phase?: string | undefined;
+  allow: string[];
+  inputs: string[];
+  expiresIn?: string | undefined;
+  now: Date;
+  /** 4 random bytes for the run id; injectable for tests. */
+  random?: () => Uint8Array;
+}
+
+export interface PacketNewOutcome {
+  exitCode: ExitCode;
+  diagnostics: Diagnostic[];
+  data?: { packet_path: string; baseline_path: string; run_id: string; step_id: string; packet: AgentPacket };
+}
+
+/** Longest expiry accepted by `--expires-in`: 30 days, in minutes. */
+export const MAX_EXPIRES_IN = 30 * 24 * 60;
+
+export async function runPacketNew(opts: PacketNewOptions): Promise<PacketNewOutcome> {
+  const usage: Diagnostic[] = [];
+  const bad = (message: string, hint: string, path?: string) =>
+    usage.push(error("input.invalid", message, path === undefined ? { hint } : { path, hint }));
+
+  const role = opts.role;
+  if (role === undefined) bad("--role is required", `expected one of ${ROLE_NAMES.join(", ")}`);
+  else if (!isRoleName(role))
+    bad(`unknown role ${JSON.stringify(role)}`, `expected one of ${ROLE_NAMES.join(", ")}`);
+  const rite = opts.rite;
+  if (rite === undefined) bad("--rite is required", "expected the dispatching rite, e.g. rite-build");
+  else if (!RITE_PATTERN.test(rite))
+    bad(`${JSON.stringify(rite)} is not a rite name`, "expected rite-<name>, lowercase, e.g. rite-build");
+  const objective = opts.objective?.trim();
+  if (!objective)
+    bad("--objective is required and must not be blank", "state the leaf's one bounded job in a paragraph");
+  else if (objective.length > 4000)
+    bad(`--objective has ${objective.length} characters`, "keep it within 4000 characters");
+  if (opts.phase !== undefined && !isPhase(opts.phase)) {
+    bad(`unknown phase ${JSON.stringify(opts.phase)}`, `expected one of ${PHASES.join(", ")}`);
+  }
+  let expiresInMinutes: number | undefined;
+  if (opts.expiresIn !== undefined) {
+    if (
+      !/^[0-9]{1,6}$/.test(opts.expiresIn) ||
+      Number(opts.expiresIn) < 1 ||
+      Number(opts.expiresIn) > MAX_EXPIRES_IN
+    ) {
+      bad(
+        `--expires-in ${JSON.stringify(opts.expiresIn)} is not a whole number of minutes`,
+        `expected 1 to ${MAX_EXPIRES_IN}`,
+      );
+    } else expiresInMinutes = Number(opts.expiresIn);
+  }
+  if (role !== undefined && isRoleName(role)) {
+    if (ROLES[role].mode === "read-only" && opts.allow.length > 0) {
+      bad(
+        `${role} is read-only and takes no --allow`,
+        "only devrites-slice-wright may be given a write allowlist",
+      );
+    }
+    if (ROLES[role].mode === "writer" && opts.allow.length === 0) {
+      bad(
+        `${role} needs its exact write allowlist`,
+        "give every file the wright may write with --allow PATH",
+      );
+    }
+  }
+  if (usage.length > 0 || role === undefined || !isRoleName(role) || rite === undefined || !objective) {
+    return { exitCode: ExitCode.Usage, diagnostics: usage };
+  }
+
+  const found = await locateRoot(opts.cwd);
+  if (!found.ok) return found;
+  const root = found.root;
+
+  const allow = checkAllowlist(root, opts.allow);
+  const scopeDiags = allow.violations.map((v) => scopeDiagnostic(v, "--allow"));
+  const inputs = checkInputs(root, opts.inputs);
+  if (scopeDiags.length > 0 || inputs.diagnostics.length > 0) {
+    const missing = inputs.diagnostics.some((d) => d.code === "input.missing");
+    const onlyMissing =
+      missing && scopeDiags.length === 0 && inputs.diagnostics.every((d) => d.code === "input.missing");
+    return {
+      exitCode: onlyMissing ? ExitCode.MissingInput : ExitCode.Usage,
+      diagnostics: [...scopeDiags, ...inputs.diagnostics],
+    };
+  }
+
+  const stateRead = readState(root, opts.now.toISOString());
+  if (!stateRead.ok) return { exitCode: ExitCode.Violation, diagnostics: stateRead.diagnostics };
+  const state = stateRead.state;
+  const phase: Phase | undefined = (opts.phase as Phase | undefined) ?? state.phase ?? phaseOfRite(rite);
+  if (phase === undefined) {
+    return {
+      exitCode: ExitCode.Usage,
+      diagnostics: [
+        error("input.invalid", `cannot tell the phase of ${rite}`, {
+          hint: `give --phase, one of ${PHASES.join(", ")}`,
+        }),
+      ],
+    };
+  }
+
+  const random = opts.random ?? (() => randomBytes(4));
+  let runId = newRunId(opts.now, random());
+  while (existsSync(join(root, workspacePaths.runDir(runId)))) runId = newRunId(opts.now, random());
+  const known = [...state.active_runs.map((r) => r.step_id), ...stepIdsOnDisk(root)];
+  const stepNumber = nextStepNumber(rite, role, known);
+
+  const touchedList = touchedPaths(allow.ok, inputs.paths);
+  const frozen = await freezeConsistently(root, touchedList);
+  if (frozen === undefined) {
+    return {
+      exitCode: ExitCode.Violation,
+      diagnostics: [
+        diag("input.tree-unstable", "the working tree kept changing while the baseline was being frozen"),
+      ],
+    };
+  }
+  const packet = buildPacket(
+    {
+      runId,
+      role,
+      rite,
+      phase,
+      stepNumber,
+      objective,
+      allow: allow.ok,
+      inputs: inputs.paths,
+      now: opts.now,
+      ...(expiresInMinutes !== undefined ? { expiresInMinutes } : {}),
+    },
+    frozen.baseline,
+    frozen.touched,
+  );
+  const record = buildBaselineRecord(runId, frozen.baseline.head, frozen.dirty, frozen.touched);
+
+  const baselinePath = workspacePaths.baseline(runId);
+  const packetPath = workspacePaths.packet(runId);
+  writeFileAtomic(join(root, baselinePath), `${JSON.stringify(record, null, 2)}\n`);
+  writeFileAtomic(join(root, packetPath), `${JSON.stringify(packet, null, 2)}\n`);
+  appendEvent(root, {
+    ts: opts.now.toISOString(),
+    run_id: runId,
+    type: "packet.created",
+    data: {
+      role,
+      rite,
+      phase,
+      step_id: packet.step_id,
+      baseline_id: packet.baseline.id,
+      allowed_repo_writes: packet.scope.allowed_repo_writes,
+      inputs: inputs.paths,
+    },
+  });
+  writeState(root, {
+    ...state,
+    active_runs: [
+      ...state.active_runs,
+      {
+        run_id: runId,
+        role,
+        step_id: packet.step_id,
+        packet_path: packetPath,
+        created_at: packet.created_at,
+      },
+    ],
+    updated_at: opts.now.toISOString(),
+  });
+  return {
+    exitCode: ExitCode.Ok,
+    diagnostics: [],
+    data: {
+      packet_path: packetPath,
+      baseline_path: baselinePath,
+      run_id: runId,
+      step_id: packet.step_id,
+      packet,
+    },
+  };
+}
+
+/**
+ * Freeze the baseline and describe the touched paths so that the stored touched manifest is exactly the one
+ * the baseline id was computed from. A file changing between the two reads makes them disagree; retry a few
+ * times, then give up (undefined) rather than store a baseline that would later look tampered.
+ */
+async function freezeConsistently(root: string, touched: string[]) {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const { baseline, snapshot } = await freezeBaseline(root, touched);
+    const described = await describePaths(root, touched);
+    if (manifestDigest(described) === baseline.touched_sha256) {
+      return { baseline, dirty: snapshot.entries, touched: described };
+    }
+  }
+  return undefined;
+}
+
+function checkInputs(root: string, given: readonly string[]): { paths: string[]; diagnostics: Diagnostic[] } {
+  const paths: string[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const seen = new Set<string>();
+  for (const p of given) {
+    const checked = resolveRepoPath(root, p);
+    if (!checked.ok) {
+      diagnostics.push(scopeDiagnostic(checked.violation, "--input"));
+      continue;
+    }
+    if (seen.has(p)) {
+      diagnostics.push(
+        error("scope.duplicate", `--input ${JSON.stringify(p)} is given more than once`, {
+          path: p,
+          hint: "list each input once",
+        }),
+      );
+      continue;
+    }
+    seen.add(p);
+    let kind: "file" | "missing" | "other";
+    try {
+      const st = lstatSync(join(root, p));
+      kind = st.isFile() ? "file" : "other";
+    } catch {
+      kind = "missing";
+    }
+    if (kind === "missing") {
+      diagnostics.push(
+        error("input.missing", `--input ${p} does not exist`, {
+          path: p,
+          hint: "name an existing file, repository-relative",
+        }),
+      );
+    } else if (kind === "other") {
+      diagnostics.push(
+        error("input.invalid", `--input ${p} is not a regular file`, {
+          path: p,
+          hint: "inputs are exact files: no directories, symlinks or special files",
+        }),
+      );
+    } else {
+      paths.push(p);
+    }
+  }
+  return { paths, diagnostics };
+}
+
+function scopeDiagnostic(v: ScopeViolation, option: string): Diagnostic {
+  return error(v.rule, `${option}: ${v.message}`, { path: v.input, hint: v.hint });
+}
+
+/** `rite-build` → `build` when the rite is named after a phase. */
+function phaseOfRite(rite: string): Phase | undefined {
+  const suffix = rite.slice("rite-".length);
+  return isPhase(suffix) ? suffix : undefined;
+}
+
+/** Step ids of every packet already written in this workspace, so step numbers are never reused. */
+function stepIdsOnDisk(root: string): string[] {
+  const dir = join(root, workspacePaths.runs);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const ids: string[] = [];
+  for (const name of names) {
+    try {
+      const v = JSON.parse(readFileSync(join(dir, name, "packet.json"), "utf8")) as { step_id?: unknown };
+      if (typeof v.step_id === "string") ids.push(v.step_id);
+    } catch {
+      // not a run folder, or a damaged packet: it cannot claim a step number
+    }
+  }
+  return ids;
+}

@@ -1,0 +1,250 @@
+/**
+ * The imperative edge of `devrites result check`: read the packet, the stored baseline and the result,
+ * look at the tree, run the pure validator, then record the verdict in the run's ledger and, when the
+ * result is accepted, retire the run from `state.active_runs`.
+ *
+ * `runResultChecks` judges several results against one look at each repository (a wave of leaves on one
+ * frozen candidate): the tree is snapshotted once per root, at the start, so every result in the batch is
+ * judged against the same instant.
+ */
+
+import { dirname, join, relative, resolve, sep } from "node:path";
+import { describePaths, snapshotTree, type TreeSnapshot } from "../baseline/index.js";
+import { type Diagnostic, ExitCode } from "../core/diagnostics.js";
+import { parseJsonText, parsePacket } from "../envelope/parse.js";
+import type { AgentPacket } from "../envelope/types.js";
+import { appendEvent, readJsonLines, readState, workspacePaths, writeState } from "../run/workspace.js";
+import type { RunEvent } from "../run/workspace-types.js";
+import { checkAllowlist, checkRepoPath } from "../scope/index.js";
+import { type BaselineRead, packetTouchedPaths, verifyBaselineRecord } from "../validate/baseline-record.js";
+import { evaluateResult } from "../validate/check.js";
+import { diag } from "../validate/codes.js";
+import { codesOf, exitCodeOf, type Verdict } from "../validate/verdict.js";
+import { readInput } from "./fs-read.js";
+import { type GuardStrength, guardStrength } from "./guard-strength.js";
+import { rootOfPacket } from "./root.js";
+
+export interface ResultCheckOptions {
+  cwd: string;
+  /** The result file, as the user gave it (relative to cwd or absolute). */
+  result: string;
+  /** The packet file; default `packet.json` beside the result. */
+  packet?: string | undefined;
+  now: Date;
+}
+
+export interface ResultCheckData {
+  verdict: Verdict;
+  run_id: string;
+  role: string;
+  guard_strength: GuardStrength;
+  changed_paths: string[];
+  /** The result's own status when it parsed (so the root can route a rejection without reading it). */
+  status: string | null;
+}
+
+export interface ResultCheckOutcome {
+  exitCode: ExitCode;
+  diagnostics: Diagnostic[];
+  data?: ResultCheckData;
+}
+
+/** Check one result. */
+export async function runResultCheck(opts: ResultCheckOptions): Promise<ResultCheckOutcome> {
+  const [outcome] = await runResultChecks({
+    cwd: opts.cwd,
+    items: [{ result: opts.result, packet: opts.packet }],
+    now: opts.now,
+  });
+  return outcome!;
+}
+
+export interface ResultChecksOptions {
+  cwd: string;
+  items: { result: string; packet?: string | undefined }[];
+  now: Date;
+}
+
+/** Check several results, snapshotting each repository once. Outcomes are in input order. */
+export async function runResultChecks(opts: ResultChecksOptions): Promise<ResultCheckOutcome[]> {
+  const snapshots = new Map<string, Promise<TreeSnapshot>>();
+  const snapshotOf = (root: string) => {
+    let s = snapshots.get(root);
+    if (!s) {
+      s = snapshotTree(root);
+      s.catch(() => {}); // awaited below; a failure surfaces there (and fails the check closed)
+      snapshots.set(root, s);
+    }
+    return s;
+  };
+  const loaded: (Loaded | ResultCheckOutcome)[] = [];
+  for (const item of opts.items) {
+    const l = await load(opts.cwd, item.result, item.packet);
+    if ("root" in l) void snapshotOf(l.root); // start every snapshot before judging anything
+    loaded.push(l);
+  }
+  const outcomes: ResultCheckOutcome[] = [];
+  const retire = new Map<string, string[]>();
+  for (const l of loaded) {
+    if (!("root" in l)) {
+      outcomes.push(l);
+      continue;
+    }
+    const outcome = await judge(l, await snapshotOf(l.root), opts.now);
+    if (outcome.data?.verdict === "accepted")
+      retire.set(l.root, [...(retire.get(l.root) ?? []), l.packet.run_id]);
+    outcomes.push(outcome);
+  }
+  for (const [root, runIds] of retire) {
+    const problems = retireRuns(root, runIds, opts.now);
+    if (problems.length === 0) continue;
+    for (const o of outcomes) if (o.data && runIds.includes(o.data.run_id)) o.diagnostics.push(...problems);
+  }
+  return outcomes;
+}
+
+interface Loaded {
+  root: string;
+  packet: AgentPacket;
+  resultText: string;
+  resultShown: string;
+  baseline: BaselineRead;
+}
+
+async function load(
+  cwd: string,
+  result: string,
+  packetArg: string | undefined,
+): Promise<Loaded | ResultCheckOutcome> {
+  const resultAbs = resolve(cwd, result);
+  const packetAbs =
+    packetArg !== undefined ? resolve(cwd, packetArg) : join(dirname(resultAbs), "packet.json");
+
+  const packetText = readInput(packetAbs, shown(cwd, packetAbs), "the packet file");
+  if (!packetText.ok) return packetText;
+  const packet = loadPacket(packetText.text, shown(cwd, packetAbs));
+  if (!packet.ok) return { exitCode: ExitCode.Violation, diagnostics: packet.diagnostics };
+
+  const found = await rootOfPacket(packetAbs, packet.value.run_id);
+  if (!found.ok) return found;
+  const root = found.root;
+  const resultShown = shownInRoot(root, cwd, resultAbs);
+  const resultText = readInput(resultAbs, resultShown, "the result file");
+  if (!resultText.ok) return resultText;
+
+  const baselineRel = workspacePaths.baseline(packet.value.run_id);
+  const baselineText = readInput(join(root, baselineRel), baselineRel, "the run's baseline.json");
+  const baseline: BaselineRead = baselineText.ok
+    ? verifyBaselineRecord(baselineText.text, packet.value, baselineRel)
+    : {
+        ok: false,
+        diagnostics: [diag("result.baseline-missing", baselineText.diagnostics[0]!.message, baselineRel)],
+      };
+  return { root, packet: packet.value, resultText: resultText.text, resultShown, baseline };
+}
+
+async function judge(l: Loaded, snapshot: TreeSnapshot, now: Date): Promise<ResultCheckOutcome> {
+  const { root, packet } = l;
+  const allow = checkAllowlist(root, packet.scope.allowed_repo_writes);
+  const touched = await describePaths(root, describable(packet, allow.ok));
+  const report = evaluateResult({
+    resultText: l.resultText,
+    resultPath: l.resultShown,
+    packet,
+    baseline: l.baseline,
+    current: { head: snapshot.head, entries: snapshot.entries, touched },
+    allowlistViolations: allow.violations,
+    now,
+  });
+
+  const runId = packet.run_id;
+  const events = readJsonLines<RunEvent>(
+    join(root, workspacePaths.events(runId)),
+    workspacePaths.events(runId),
+  );
+  const strength = guardStrength(events.values);
+  appendEvent(root, {
+    ts: now.toISOString(),
+    run_id: runId,
+    type: "result.checked",
+    data: { verdict: report.verdict, codes: codesOf(report.diagnostics), guard_strength: strength },
+  });
+  return {
+    exitCode: exitCodeOf(report.verdict),
+    diagnostics: report.diagnostics,
+    data: {
+      verdict: report.verdict,
+      run_id: runId,
+      role: packet.role,
+      guard_strength: strength,
+      changed_paths: report.changedPaths,
+      status: report.result?.status ?? null,
+    },
+  };
+}
+
+function loadPacket(
+  text: string,
+  path: string,
+): { ok: true; value: AgentPacket } | { ok: false; diagnostics: Diagnostic[] } {
+  const json = parseJsonText(text, path);
+  const parsed = json.ok ? parsePacket(json.value, path) : json;
+  if (parsed.ok) return { ok: true, value: parsed.value as AgentPacket };
+  return {
+    ok: false,
+    diagnostics: [
+      diag(
+        "packet.invalid",
+        "the packet is not a valid agent-packet/v1; no result can be judged against it",
+        path,
+      ),
+      ...parsed.diagnostics,
+    ],
+  };
+}
+
+/**
+ * The touched paths that are safe to look at now: allowlist entries that still pass the scope rules, and
+ * inputs that are still canonical. A path that fails is not read (it may lead outside the repository); it
+ * counts as absent, so a change is still reported, and the allowlist violation rejects the result anyway.
+ */
+function describable(packet: AgentPacket, allowOk: readonly string[]): string[] {
+  const ok = new Set(allowOk);
+  const inputs = new Set(packet.inputs.map((i) => i.path));
+  return packetTouchedPaths(packet).filter((p) => ok.has(p) || (inputs.has(p) && checkRepoPath(p).ok));
+}
+
+/**
+ * Remove accepted runs from `state.active_runs` in one atomic rewrite. A state that cannot be read is
+ * reported as a warning: the verdict stands, but the run stays listed as active.
+ */
+function retireRuns(root: string, runIds: readonly string[], now: Date): Diagnostic[] {
+  const read = readState(root, now.toISOString());
+  if (!read.ok) return read.diagnostics.map((d) => ({ ...d, severity: "warning" as const }));
+  const remaining = read.state.active_runs.filter((r) => !runIds.includes(r.run_id));
+  if (remaining.length === read.state.active_runs.length) return [];
+  writeState(root, { ...read.state, active_runs: remaining, updated_at: now.toISOString() });
+  return [];
+}
+
+/** A path for messages: relative to cwd when inside it, else absolute. */
+function shown(cwd: string, abs: string): string {
+  const rel = relative(cwd, abs);
+  return inside(rel) ? rel.split(sep).join("/") : abs;
+}
+
+/** Repository-relative when inside the root, else as `shown`. */
+function shownInRoot(root: string, cwd: string, abs: string): string {
+  const rel = relative(root, abs);
+  return inside(rel) ? rel.split(sep).join("/") : shown(cwd, abs);
+}
+
+function inside(rel: string): boolean {
+  return (
+    rel !== "" &&
+    rel !== ".." &&
+    !rel.startsWith(`..${sep}`) &&
+    !rel.startsWith(sep) &&
+    !/^[A-Za-z]:/.test(rel)
+  );
+}

@@ -1,0 +1,123 @@
+/**
+ * The imperative edge of `devrites result record`: store a leaf's returned result at its packet's
+ * `result_path`, unjudged. The CLI is the only writer under `.devrites/`; this is how a leaf's final
+ * message becomes the run's `result.json` (called by the SubagentStop hook, or by the root).
+ */
+
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { writeFileAtomic } from "../core/atomic-write.js";
+import { type Diagnostic, ExitCode, error } from "../core/diagnostics.js";
+import { sha256Hex } from "../core/hash.js";
+import { parseJsonText, parsePacket } from "../envelope/parse.js";
+import { appendEvent, readState, workspacePaths } from "../run/workspace.js";
+import { diag } from "../validate/codes.js";
+import { extractResultJson } from "../validate/extract.js";
+import { isRunId } from "./ids.js";
+
+export interface ResultRecordOptions {
+  root: string;
+  runId: string;
+  /** The leaf's returned text. */
+  text: string;
+  /** Where the text came from, for the ledger: `stdin` or the file as given. */
+  source: string;
+  now: Date;
+}
+
+export interface ResultRecordOutcome {
+  exitCode: ExitCode;
+  diagnostics: Diagnostic[];
+  data?: { run_id: string; result_path: string; sha256: string; bytes: number; unchanged: boolean };
+}
+
+export function recordResult(opts: ResultRecordOptions): ResultRecordOutcome {
+  const { root, runId, now } = opts;
+  if (!isRunId(runId)) {
+    return {
+      exitCode: ExitCode.Usage,
+      diagnostics: [
+        error("input.invalid", `${JSON.stringify(runId)} is not a run id`, {
+          hint: "expected run-<YYYYMMDD>T<HHMMSS>Z-<8 hex>, as printed by `devrites packet new`",
+        }),
+      ],
+    };
+  }
+  const packetRel = workspacePaths.packet(runId);
+  let packetText: string;
+  try {
+    packetText = readFileSync(join(root, packetRel), "utf8");
+  } catch {
+    return {
+      exitCode: ExitCode.MissingInput,
+      diagnostics: [diag("record.unknown-run", `no packet for run ${runId}`, packetRel)],
+    };
+  }
+  const json = parseJsonText(packetText, packetRel);
+  const packet = json.ok ? parsePacket(json.value, packetRel) : json;
+  if (!packet.ok) {
+    return {
+      exitCode: ExitCode.Violation,
+      diagnostics: [
+        diag("packet.invalid", "the run's packet is not a valid agent-packet/v1", packetRel),
+        ...packet.diagnostics,
+      ],
+    };
+  }
+  const resultRel = workspacePaths.result(runId);
+  if (packet.value.result_path !== resultRel || packet.value.run_id !== runId) {
+    return {
+      exitCode: ExitCode.Violation,
+      diagnostics: [
+        diag(
+          "record.result-path-invalid",
+          `the packet names result_path ${JSON.stringify(packet.value.result_path)} and run ${packet.value.run_id}; expected ${resultRel}`,
+          packetRel,
+        ),
+      ],
+    };
+  }
+  const state = readState(root, now.toISOString());
+  if (!state.ok) return { exitCode: ExitCode.Violation, diagnostics: state.diagnostics };
+  if (!state.state.active_runs.some((r) => r.run_id === runId)) {
+    return {
+      exitCode: ExitCode.Violation,
+      diagnostics: [diag("record.run-not-active", `run ${runId} is not active`, workspacePaths.state)],
+    };
+  }
+
+  const extracted = extractResultJson(opts.text, opts.source);
+  if (!extracted.ok) return { exitCode: ExitCode.Violation, diagnostics: extracted.diagnostics };
+  const body = `${extracted.json}\n`;
+  const sha256 = sha256Hex(body);
+
+  let existing: string | undefined;
+  try {
+    existing = readFileSync(join(root, resultRel), "utf8");
+  } catch {
+    existing = undefined;
+  }
+  if (existing !== undefined && existing !== body) {
+    return {
+      exitCode: ExitCode.Violation,
+      diagnostics: [
+        diag("record.result-exists", `a different result is already recorded for ${runId}`, resultRel),
+      ],
+    };
+  }
+  const unchanged = existing === body;
+  if (!unchanged) {
+    writeFileAtomic(join(root, resultRel), body);
+    appendEvent(root, {
+      ts: now.toISOString(),
+      run_id: runId,
+      type: "result.recorded",
+      data: { result_path: resultRel, sha256, bytes: Buffer.byteLength(body), source: opts.source },
+    });
+  }
+  return {
+    exitCode: ExitCode.Ok,
+    diagnostics: [],
+    data: { run_id: runId, result_path: resultRel, sha256, bytes: Buffer.byteLength(body), unchanged },
+  };
+}

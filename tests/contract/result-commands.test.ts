@@ -1,0 +1,186 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { runCapture } from "../../src/cli/test-io.js";
+import { sha256Hex } from "../../src/core/hash.js";
+import type { AgentPacket } from "../../src/envelope/types.js";
+import { codes, Repo } from "./harness.js";
+
+let repo: Repo;
+let p: AgentPacket;
+beforeEach(async () => {
+  repo = Repo.create({ "src/app.ts": "export const app = 1;\n" });
+  p = await repo.packet("devrites-evidence-scout");
+});
+afterEach(() => repo.cleanup());
+
+function events(): string[] {
+  return repo
+    .read(`.devrites/runs/${p.run_id}/events.jsonl`)
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l).type);
+}
+
+describe("result record", () => {
+  it("stores a bare object from stdin verbatim and logs result.recorded", async () => {
+    const text = JSON.stringify(repo.resultFor(p));
+    const r = await repo.cli(["result", "record", p.run_id], `  ${text}\n`);
+    expect(r.code).toBe(0);
+    expect(repo.read(p.result_path)).toBe(`${text}\n`);
+    expect(r.json.data).toMatchObject({
+      result_path: p.result_path,
+      sha256: sha256Hex(`${text}\n`),
+      unchanged: false,
+    });
+    expect(events()).toEqual(["packet.created", "result.recorded"]);
+  });
+
+  it("stores the one ```json block of a message with prose", async () => {
+    const json = JSON.stringify(repo.resultFor(p), null, 2);
+    const r = await repo.cli(["result", "record", p.run_id], `All done.\n\n\`\`\`json\n${json}\n\`\`\`\n`);
+    expect(r.code).toBe(0);
+    expect(repo.read(p.result_path)).toBe(`${json}\n`);
+  });
+
+  it("reads --file", async () => {
+    repo.write("leaf.txt", "{}");
+    const r = await repo.cli(["result", "record", p.run_id, "--file", "leaf.txt"]);
+    expect(r.code).toBe(0);
+    expect(repo.read(p.result_path)).toBe("{}\n");
+  });
+
+  it("recording the same result twice is idempotent; a different one is refused", async () => {
+    expect((await repo.cli(["result", "record", p.run_id], "{}")).code).toBe(0);
+    const again = await repo.cli(["result", "record", p.run_id], "{}");
+    expect(again.code).toBe(0);
+    expect(again.json.data).toMatchObject({ unchanged: true });
+    const other = await repo.cli(["result", "record", p.run_id], '{"x":1}');
+    expect(other.code).toBe(1);
+    expect(codes(other)).toEqual(["record.result-exists"]);
+    expect(repo.read(p.result_path)).toBe("{}\n");
+    expect(events()).toEqual(["packet.created", "result.recorded"]);
+  });
+
+  it.each([
+    ["prose only", "I ran out of budget.", "record.no-json"],
+    ["two json blocks", "```json\n{}\n```\n```json\n{}\n```", "record.multiple-json"],
+    ["broken JSON", "```json\n{\n```", "record.malformed-json"],
+    ["an array", "[]", "record.no-json"],
+    ["a fenced array", "```json\n[]\n```", "record.not-object"],
+  ])("%s → exit 1, %s, nothing written", async (_name, text, code) => {
+    const r = await repo.cli(["result", "record", p.run_id], text);
+    expect(r.code).toBe(1);
+    expect(codes(r)).toEqual([code]);
+    expect(() => repo.read(p.result_path)).toThrow();
+  });
+
+  it("an unknown run → exit 5", async () => {
+    const r = await repo.cli(["result", "record", "run-20200101T000000Z-00000000"], "{}");
+    expect(r.code).toBe(5);
+    expect(codes(r)).toEqual(["record.unknown-run"]);
+  });
+
+  it("a malformed run id → exit 2", async () => {
+    const r = await repo.cli(["result", "record", "../../etc"], "{}");
+    expect(r.code).toBe(2);
+    expect(codes(r)).toEqual(["input.invalid"]);
+  });
+
+  it("a run that is no longer active → exit 1", async () => {
+    await repo.record(p, repo.resultFor(p));
+    expect((await repo.check(p)).code).toBe(0);
+    const r = await repo.cli(["result", "record", p.run_id], "{}");
+    expect(r.code).toBe(1);
+    expect(codes(r)).toEqual(["record.run-not-active"]);
+  });
+
+  it("a packet whose result_path leaves the run folder is refused (never written through)", async () => {
+    const path = `.devrites/runs/${p.run_id}/packet.json`;
+    repo.write(path, JSON.stringify({ ...p, result_path: "src/app.ts" }));
+    const r = await repo.cli(["result", "record", p.run_id], "{}");
+    expect(r.code).toBe(1);
+    expect(codes(r)).toEqual(["record.result-path-invalid"]);
+    expect(repo.read("src/app.ts")).toBe("export const app = 1;\n");
+  });
+
+  it("a missing --file → exit 5; no --file and no stdin → exit 2", async () => {
+    const missing = await repo.cli(["result", "record", p.run_id, "--file", "nope.txt"]);
+    expect(missing.code).toBe(5);
+    expect(codes(missing)).toEqual(["input.missing"]);
+    const none = await runCapture(["result", "record", p.run_id, "--json"], repo.root);
+    expect(none.code).toBe(2);
+  });
+});
+
+describe("result check: inputs", () => {
+  it("a missing result → exit 5, naming the path", async () => {
+    const r = await repo.check(p);
+    expect(r.code).toBe(5);
+    expect(codes(r)).toEqual(["input.missing"]);
+    expect(r.json.diagnostics[0]!.path).toBe(p.result_path);
+  });
+
+  it("a missing packet → exit 5", async () => {
+    repo.write("elsewhere/result.json", "{}");
+    const r = await repo.cli(["result", "check", "elsewhere/result.json"]);
+    expect(r.code).toBe(5);
+    expect(r.json.diagnostics[0]!.path).toBe("elsewhere/packet.json");
+  });
+
+  it("an explicit --packet is used for a result outside its run folder", async () => {
+    repo.write("elsewhere/result.json", JSON.stringify(repo.resultFor(p)));
+    const r = await repo.cli([
+      "result",
+      "check",
+      "elsewhere/result.json",
+      "--packet",
+      p.result_path.replace("result.json", "packet.json"),
+    ]);
+    expect(codes(r)).toEqual(["result.stale"]); // the copy itself is an untracked change in the tree
+  });
+
+  it("an invalid packet → exit 1, packet.invalid with the schema defects", async () => {
+    repo.write(`.devrites/runs/${p.run_id}/packet.json`, JSON.stringify({ ...p, role: "nobody" }));
+    repo.writeResult(p, "{}");
+    const r = await repo.check(p);
+    expect(r.code).toBe(1);
+    expect(codes(r)).toEqual(["envelope.schema", "packet.invalid"]);
+  });
+
+  it("a directory given as the result → exit 2", async () => {
+    mkdirSync(join(repo.root, "adir"));
+    writeFileSync(
+      join(repo.root, "adir", "packet.json"),
+      repo.read(`.devrites/runs/${p.run_id}/packet.json`),
+    );
+    const r = await repo.cli(["result", "check", "adir", "--packet", "adir/packet.json"]);
+    expect(r.code).toBe(2);
+    expect(codes(r)).toEqual(["input.invalid"]);
+  });
+
+  it("no argument → exit 2", async () => {
+    expect((await repo.cli(["result", "check"])).code).toBe(2);
+  });
+
+  it("prints a one-line verdict for humans", async () => {
+    await repo.record(p, repo.resultFor(p));
+    const r = await runCapture(["result", "check", p.result_path], repo.root);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`accepted: ${p.run_id} (devrites-evidence-scout), guard unavailable`);
+  });
+
+  it("a rejection is logged with its codes and keeps the run active", async () => {
+    const res = repo.resultFor(p);
+    res.status = "partial";
+    await repo.record(p, res);
+    const r = await repo.check(p);
+    expect(r.code).toBe(1);
+    const last = JSON.parse(repo.read(`.devrites/runs/${p.run_id}/events.jsonl`).trim().split("\n").at(-1)!);
+    expect(last).toMatchObject({
+      type: "result.checked",
+      data: { verdict: "rejected", codes: ["result.partial"] },
+    });
+    expect(JSON.parse(repo.read(".devrites/state.json")).active_runs).toHaveLength(1);
+  });
+});
