@@ -11,9 +11,12 @@
 
 import { join } from "node:path";
 import type { Diagnostic } from "../core/diagnostics.js";
+import { runResultCheck } from "../dispatch/result-check.js";
+import { recordResult } from "../dispatch/result-record.js";
 import { roleFromAgentType } from "../envelope/roles.js";
 import { appendEvent, readState, workspacePaths } from "../run/workspace.js";
 import type { ActiveRun } from "../run/workspace-types.js";
+import { extractResultJson } from "../validate/extract.js";
 import { allowAnswer, blockStopAnswer, type HookAnswer, SILENT } from "./answer.js";
 import { parseHookInput, stringField } from "./input.js";
 import { SUBAGENT_STOP_DEADLINE_MS } from "./limits.js";
@@ -21,11 +24,13 @@ import { findRepoRoot } from "./root.js";
 import type { HookEnv, HookSpec } from "./runtime.js";
 import type { StdinRead } from "./stdin.js";
 
+/** What the hook needs of a record outcome (`ResultRecordOutcome`). */
 export interface RecordOutcomeLike {
   exitCode: number;
   diagnostics: Diagnostic[];
 }
 
+/** What the hook needs of a check outcome (`ResultCheckOutcome`). */
 export interface CheckOutcomeLike {
   exitCode: number;
   diagnostics: Diagnostic[];
@@ -36,15 +41,24 @@ export type ExtractedLike =
   | { ok: true; value: Record<string, unknown> }
   | { ok: false; diagnostics: Diagnostic[] };
 
+/** The library functions behind the CLI commands; production wiring: {@link cliFunctions}. */
 export interface SubagentStopDeps {
-  /** Pull the result object out of the final message (`src/validate/extract.ts`). */
+  /** Pull the result object out of the final message (`extractResultJson`). */
   extract(text: string): ExtractedLike;
-  /** Store the result at the run's result path (`devrites result record`). */
+  /** Store the result at the run's result path (`recordResult`, behind `devrites result record`). */
   record(opts: { root: string; runId: string; text: string; source: string; now: Date }): RecordOutcomeLike;
-  /** Judge the stored result (`devrites result check`). */
+  /** Judge the stored result (`runResultCheck`, behind `devrites result check`). */
   check(opts: { cwd: string; result: string; now: Date }): Promise<CheckOutcomeLike>;
   now(): Date;
 }
+
+/** The same functions `devrites result record` and `devrites result check` run, in process. */
+export const cliFunctions: SubagentStopDeps = {
+  extract: (text) => extractResultJson(text),
+  record: recordResult,
+  check: runResultCheck,
+  now: () => new Date(),
+};
 
 /** What happened at one stop, as recorded in the run's ledger (`hook.subagent-stop`). */
 export type StopOutcome = "accepted" | "gate" | "rejected" | "unrecorded" | "error";
