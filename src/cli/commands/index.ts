@@ -1,6 +1,7 @@
 import type { Command } from "../command.js";
 import { askCommand } from "./ask.js";
 import { evalCommand } from "./eval.js";
+import { generateCommand } from "./generate.js";
 import { graphCommand } from "./graph.js";
 import { packLintCommand } from "./pack-lint.js";
 import { packetNew } from "./packet-new.js";
@@ -15,6 +16,7 @@ import { statusCommand } from "./status.js";
 export const allCommands: Command[] = [
   askCommand,
   evalCommand,
+  generateCommand,
   graphCommand,
   packLintCommand,
   packetNew,

@@ -1,0 +1,47 @@
+/**
+ * Claude Code renderings of the pack's documents. The pack is written for Claude Code, so project copies are
+ * the model as written; plugin copies namespace the agent types and point at the plugin's own folders.
+ */
+
+import type { AgentModel, SkillModel } from "../../pack/index.js";
+import { markdownDoc } from "../headers.js";
+import type { RewriteRule } from "../rewrite.js";
+
+/** Frontmatter keys Claude Code ignores on plugin agents (enforcement comes from the plugin's hooks). */
+export const PLUGIN_AGENT_IGNORED_KEYS = ["hooks", "permissionMode", "mcpServers"] as const;
+
+/**
+ * Plugin text rules: plugin agents are `<plugin>:<name>`, and the plugin's agents and skills live under
+ * `${CLAUDE_PLUGIN_ROOT}`, not `.claude/`.
+ */
+export function pluginRewrites(plugin: string): RewriteRule[] {
+  return [
+    {
+      id: "subagent-type-namespace",
+      pattern: /(\bsubagent_type["']?\s*:\s*["'])(?![^"'\n]*:)([^"'\n]+)(["'])/g,
+      replace: `$1${plugin}:$2$3`,
+    },
+    {
+      id: "agents-path",
+      pattern: /(^|[^\w/.$}-])\.claude\/agents\//g,
+      replace: "$1$${CLAUDE_PLUGIN_ROOT}/agents/",
+    },
+    {
+      id: "skills-path",
+      pattern: /(^|[^\w/.$}-])\.claude\/skills\//g,
+      replace: "$1$${CLAUDE_PLUGIN_ROOT}/skills/",
+    },
+  ];
+}
+
+/** A skill's `SKILL.md` frontmatter for Claude Code: the pack's host keys, as written. */
+export function claudeSkillFrontmatter(skill: SkillModel): Record<string, unknown> {
+  return { ...skill.frontmatter };
+}
+
+/** A role file for Claude Code; plugin copies drop the keys plugin agents ignore. */
+export function claudeAgentDoc(agent: AgentModel, text: (s: string) => string, plugin: boolean): string {
+  const fm = { ...agent.frontmatter };
+  if (plugin) for (const k of PLUGIN_AGENT_IGNORED_KEYS) delete fm[k];
+  return markdownDoc(fm, text(agent.body));
+}

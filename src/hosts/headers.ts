@@ -1,0 +1,45 @@
+/**
+ * Every generated file says that it is generated and by which command: a comment where the format has one, and
+ * the root's sidecar manifest (`manifest.ts`) where it has none (JSON).
+ */
+
+import { stringify } from "yaml";
+
+/** The command that regenerates every file. */
+export const GENERATE_COMMAND = "devrites generate";
+export const GENERATED_NOTE = `generated — do not edit; regenerate with ${GENERATE_COMMAND}`;
+
+export const MARKDOWN_HEADER = `<!-- ${GENERATED_NOTE} -->`;
+export const HASH_HEADER = `# ${GENERATED_NOTE}`;
+export const SLASH_HEADER = `// ${GENERATED_NOTE}`;
+
+/** YAML frontmatter from an ordered record, without line folding. */
+export function frontmatterText(fields: Record<string, unknown>): string {
+  return stringify(fields, { lineWidth: 0 }).trimEnd();
+}
+
+/**
+ * A markdown document: frontmatter (when any), then the generated header, then the body. The header follows the
+ * frontmatter because hosts require `---` on the first line.
+ */
+export function markdownDoc(fields: Record<string, unknown> | undefined, body: string): string {
+  const text = `${MARKDOWN_HEADER}\n\n${body.replace(/^\n+/, "")}`;
+  const withNewline = text.endsWith("\n") ? text : `${text}\n`;
+  if (fields === undefined) return withNewline;
+  return `---\n${frontmatterText(fields)}\n---\n${withNewline}`;
+}
+
+/** A JavaScript module with the header after any shebang line. */
+export function scriptWithHeader(source: string): string {
+  if (source.startsWith("#!")) {
+    const nl = source.indexOf("\n");
+    if (nl < 0) return `${source}\n${SLASH_HEADER}\n`;
+    return `${source.slice(0, nl + 1)}${SLASH_HEADER}\n${source.slice(nl + 1)}`;
+  }
+  return `${SLASH_HEADER}\n${source}`;
+}
+
+/** Stable JSON text: two-space indent and a final newline. */
+export function jsonText(value: unknown): string {
+  return `${JSON.stringify(value, null, 2)}\n`;
+}
