@@ -32,7 +32,7 @@ const BUILTINS = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 const builtinsFromProcess: Plugin = {
   name: "devrites-builtins",
   setup(b) {
-    b.onResolve({ filter: /^[a-z_:/]+$/ }, (args) =>
+    b.onResolve({ filter: /^[\w:/.-]+$/ }, (args) =>
       BUILTINS.has(args.path)
         ? // loading a built-in has no effect the bundle relies on: an unused one is dropped, not loaded
           { path: args.path.replace(/^node:/, ""), namespace: "devrites-builtin", sideEffects: false }
