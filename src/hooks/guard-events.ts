@@ -33,7 +33,12 @@ export function recordGuardDecision(
   for (const p of packets) {
     if (p.role !== role) continue;
     try {
-      appendEvent(root, { ts: now, run_id: p.run_id, type: "guard.decision", data: { ...data } });
+      // not fsynced: one decision per tool call; see AppendOptions.durable
+      appendEvent(
+        root,
+        { ts: now, run_id: p.run_id, type: "guard.decision", data: { ...data } },
+        { durable: false },
+      );
     } catch (e) {
       problems.push(
         formatDiagnostic({
