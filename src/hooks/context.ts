@@ -7,21 +7,18 @@
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { type Diagnostic, error } from "../core/diagnostics.js";
-import { isRoleName, type RoleName } from "../envelope/roles.js";
+import { isRunId } from "../dispatch/ids.js";
+import { isRoleName } from "../envelope/roles.js";
+import type { ActivePacket } from "../guard/index.js";
 import { readState, workspacePaths } from "../run/workspace.js";
 
 /** Largest state or packet file the hook reads. Both are small JSON written by the CLI. */
 export const MAX_WORKSPACE_FILE_BYTES = 1024 * 1024;
 
-export interface LoadedPacket {
-  run_id: string;
-  role: RoleName;
-  allowed_repo_writes: string[];
-}
+/** One active run as the guard needs it. */
+export type LoadedPacket = ActivePacket;
 
 export type PacketsLoad = { ok: true; packets: LoadedPacket[] } | { ok: false; diagnostics: Diagnostic[] };
-
-const SAFE_SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 export function loadActivePackets(root: string, now: string): PacketsLoad {
   const tooBig = checkSize(root, workspacePaths.state);
@@ -42,8 +39,7 @@ function loadOne(root: string, run: unknown, index: number): LoadedPacket | { di
   const where = `${workspacePaths.state}: active_runs[${index}]`;
   if (run === null || typeof run !== "object") return bad(where, "is not an object", workspacePaths.state);
   const { run_id: runId, role } = run as Record<string, unknown>;
-  if (typeof runId !== "string" || !SAFE_SEGMENT.test(runId))
-    return bad(where, `has no usable run_id (${show(runId)})`, workspacePaths.state);
+  if (!isRunId(runId)) return bad(where, `has no usable run_id (${show(runId)})`, workspacePaths.state);
   if (!isRoleName(role)) return bad(where, `names no devrites role (${show(role)})`, workspacePaths.state);
   const rel = workspacePaths.packet(runId);
   const tooBig = checkSize(root, rel);

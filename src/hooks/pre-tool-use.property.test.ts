@@ -1,8 +1,9 @@
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
+import type { GuardDecision } from "../guard/index.js";
 import { makeRepo, runId } from "./fixtures.js";
 import { parseBytes } from "./input.js";
-import { type GuardDecisionLike, handlePreToolUse, type PreToolUseDeps } from "./pre-tool-use.js";
+import { handlePreToolUse, type PreToolUseDeps } from "./pre-tool-use.js";
 
 const repo = makeRepo([{ role: "devrites-evidence-scout", run_id: runId(1) }]);
 afterAll(() => repo.cleanup());
@@ -23,7 +24,7 @@ const brokenGuard = fc.oneof(
 );
 
 function deps(decide: () => unknown): PreToolUseDeps {
-  return { decide: decide as () => GuardDecisionLike, now: () => new Date("2026-11-29T23:00:00.000Z") };
+  return { decide: decide as () => GuardDecision, now: () => new Date("2026-11-29T23:00:00.000Z") };
 }
 
 const env = { env: {}, cwd: repo.root };
@@ -85,7 +86,7 @@ describe("handlePreToolUse properties", () => {
   it("a guard that works is obeyed: its allow is exit 0 with no output, its deny is exit 2", () => {
     fc.assert(
       fc.property(leafInput, fc.boolean(), (input, allow) => {
-        const decision: GuardDecisionLike = allow
+        const decision: GuardDecision = allow
           ? { decision: "allow", caller: "leaf" }
           : { decision: "deny", rule: "guard.spawn", reason: "no spawning" };
         const a = handlePreToolUse(

@@ -1,10 +1,11 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import type { GuardDecision } from "../guard/index.js";
 import { readJsonLines, workspacePaths } from "../run/workspace.js";
 import type { RunEvent } from "../run/workspace-types.js";
 import { claudeInput, codexInput, makeRepo, runId, type TestRepo } from "./fixtures.js";
-import { type GuardDecisionLike, handlePreToolUse, type PreToolUseDeps } from "./pre-tool-use.js";
+import { handlePreToolUse, type PreToolUseDeps } from "./pre-tool-use.js";
 import type { StdinRead } from "./stdin.js";
 
 const NOW = new Date("2026-11-29T23:00:00.000Z");
@@ -23,7 +24,7 @@ const ok = (v: unknown): StdinRead => ({ kind: "ok", bytes: Buffer.from(JSON.str
 const env = (cwd = "/nonexistent-cwd") => ({ env: {}, cwd });
 
 /** A decide stub recording what it was given. */
-function stub(answer: GuardDecisionLike | (() => GuardDecisionLike)) {
+function stub(answer: GuardDecision | (() => GuardDecision)) {
   const seen: { input: unknown; packets: unknown }[] = [];
   const deps: PreToolUseDeps = {
     decide: (input, ctx) => {
@@ -47,7 +48,7 @@ const leafWrite = (root: string) =>
     tool_name: "Write",
     tool_input: { file_path: join(root, "x.ts"), content: "" },
   });
-const denyReadonly: GuardDecisionLike = {
+const denyReadonly: GuardDecision = {
   decision: "deny",
   rule: "guard.readonly-write",
   reason: "devrites-evidence-scout is read-only; return findings instead of writing x.ts",
@@ -152,7 +153,7 @@ describe("handlePreToolUse: fails closed for leaves", () => {
     ["a deny without a rule", { decision: "deny", reason: "x" }],
   ])("a guard answer that is %s is a deny for a leaf", (_n, answer) => {
     const { root } = repo([{ role: "devrites-evidence-scout", run_id: runId(1) }]);
-    const a = handlePreToolUse(ok(leafWrite(root)), env(), stub(answer as unknown as GuardDecisionLike).deps);
+    const a = handlePreToolUse(ok(leafWrite(root)), env(), stub(answer as unknown as GuardDecision).deps);
     expect(a.exitCode).toBe(2);
     expect(a.stderr).toContain("[guard.internal-error]");
   });

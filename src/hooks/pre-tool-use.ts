@@ -9,6 +9,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { formatDiagnostic } from "../core/diagnostics.js";
 import { roleFromAgentType } from "../envelope/roles.js";
+import type { GuardContext, GuardDecision } from "../guard/index.js";
 import { resolveRepoPath } from "../scope/index.js";
 import { allowAnswer, denyAnswer, type HookAnswer } from "./answer.js";
 import { type LoadedPacket, loadActivePackets } from "./context.js";
@@ -18,20 +19,9 @@ import { findRepoRoot } from "./root.js";
 import type { HookEnv, HookSpec } from "./runtime.js";
 import type { StdinRead } from "./stdin.js";
 
-/** The guard's interface as this hook uses it (see `src/guard`). */
-export interface GuardContextLike {
-  root: string;
-  activePackets: LoadedPacket[];
-  resolve(repoPath: string): ReturnType<typeof resolveRepoPath>;
-  hasLocalBin?(name: string): boolean;
-}
-
-export type GuardDecisionLike =
-  | { decision: "allow"; caller: "root" | "leaf"; role?: string }
-  | { decision: "deny"; rule: string; reason: string; role?: string; input?: string };
-
 export interface PreToolUseDeps {
-  decide(hookInput: unknown, ctx: GuardContextLike): GuardDecisionLike;
+  /** The guard policy (production: `decide` from `src/guard`); tests inject broken ones. */
+  decide(hookInput: unknown, ctx: GuardContext): GuardDecision;
   now(): Date;
 }
 
@@ -156,6 +146,7 @@ function describe(e: unknown): string {
 export function preToolUseHook(deps: PreToolUseDeps): HookSpec {
   return {
     name: "pre-tool-use",
+    sync: true,
     handle: (read, env) => handlePreToolUse(read, env, deps),
     onDeadline: (read) => handlePreToolUse(read, { env: {}, cwd: "" }, deps),
     onCrash: (e) =>

@@ -5,7 +5,7 @@ import { Readable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeTree } from "../../tests/helpers/temp-tree.js";
 import { denyAnswer, type HookAnswer, SILENT } from "./answer.js";
-import { type HookSpec, runHook } from "./runtime.js";
+import { answerNow, type HookSpec, runHook } from "./runtime.js";
 
 function spec(over: Partial<HookSpec> = {}): HookSpec {
   return {
@@ -130,5 +130,50 @@ describe("runHook", () => {
       env: { DEVRITES_HOOK_LOG: "/nonexistent-dir/x/y.log" },
     });
     expect(r.answer).toEqual(SILENT);
+  });
+});
+
+describe("answerNow (the synchronous path)", () => {
+  const env = { env: {}, cwd: "/" };
+  const ok = { kind: "ok" as const, bytes: Buffer.from("{}") };
+
+  it("returns the handler's answer", () => {
+    expect(answerNow(spec({ handle: () => ({ exitCode: 0, stdout: "x\n", stderr: "" }) }), ok, env)).toEqual({
+      exitCode: 0,
+      stdout: "x\n",
+      stderr: "",
+    });
+  });
+
+  it("a read that timed out gets the deadline answer without calling the handler", () => {
+    let called = false;
+    const a = answerNow(
+      spec({
+        handle: () => {
+          called = true;
+          return SILENT;
+        },
+      }),
+      { kind: "timeout", prefix: Buffer.from("{"), afterMs: 3000 },
+      env,
+    );
+    expect(called).toBe(false);
+    expect(a.stderr).toContain("deadline timeout");
+  });
+
+  it("a throw, or a promise from a handler marked sync, is the crash answer", () => {
+    const thrown = answerNow(
+      spec({
+        handle: () => {
+          throw new Error("sync boom");
+        },
+      }),
+      ok,
+      env,
+    );
+    expect(thrown.stderr).toContain("crash sync boom");
+    const promised = answerNow(spec({ handle: () => Promise.resolve(SILENT) }), ok, env);
+    expect(promised.exitCode).toBe(2);
+    expect(promised.stderr).toContain("marked sync but returned a promise");
   });
 });

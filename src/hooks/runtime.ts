@@ -26,6 +26,11 @@ export interface HookSpec {
   onDeadline(read: StdinRead): HookAnswer;
   /** The answer when something threw outside the handler's own error handling. */
   onCrash(error: unknown): HookAnswer;
+  /**
+   * The handler never returns a promise: when stdin was read synchronously (the Linux fast path), the hook
+   * answers without any timer or promise (the hot path of PreToolUse).
+   */
+  sync?: boolean;
 }
 
 export interface RunOptions {
@@ -108,14 +113,34 @@ export function runtimeMain(spec: HookSpec): void {
       constants,
     },
   );
+  const env: HookEnv = { env: process.env, cwd: safe(() => process.cwd(), "") };
+  if (fast !== undefined && spec.sync) {
+    answered = true;
+    exitWith(answerNow(spec, fast, env));
+  }
   void runHook(spec, {
     stdin: fast ?? process.stdin,
-    env: { env: process.env, cwd: safe(() => process.cwd(), "") },
+    env,
     finish: (a) => {
       answered = true;
       exitWith(a);
     },
   });
+}
+
+/** The synchronous path: the input is read, the handler is synchronous; same answers as {@link runHook}. */
+export function answerNow(spec: HookSpec, read: StdinRead, env: HookEnv): HookAnswer {
+  try {
+    if (read.kind === "timeout") return spec.onDeadline(read);
+    logInput(env, spec.name, read);
+    const answer = spec.handle(read, env);
+    if (typeof (answer as Partial<Promise<HookAnswer>>).then === "function") {
+      return spec.onCrash(new Error(`hook ${spec.name} is marked sync but returned a promise`));
+    }
+    return answer as HookAnswer;
+  } catch (e) {
+    return spec.onCrash(e);
+  }
 }
 
 function alreadyRead(read: StdinRead): ReturnType<typeof readCapped> {

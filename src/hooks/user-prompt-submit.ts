@@ -46,6 +46,7 @@ export function handleUserPromptSubmit(read: StdinRead, env: HookEnv, deps: User
 export function userPromptSubmitHook(deps: UserPromptDeps): HookSpec {
   return {
     name: "user-prompt-submit",
+    sync: true,
     deadlineMs: PROMPT_DEADLINE_MS,
     handle: (read, env) => handleUserPromptSubmit(read, env, deps),
     onDeadline: () => SILENT,
