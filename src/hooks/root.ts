@@ -56,7 +56,7 @@ function exists(p: string): boolean {
 
 function real(p: string): string {
   try {
-    return realpathSync(p);
+    return realpathSync.native(p);
   } catch {
     return p;
   }
