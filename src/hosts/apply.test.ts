@@ -151,7 +151,7 @@ describe("applyPlan and checkPlan", () => {
       {
         path: "AGENTS.md",
         state: "stale",
-        diff: expect.stringContaining("+- Run a rite by naming it: `$rite-look`."),
+        diff: expect.stringContaining("+- Rites: `$rite-look`."),
       },
     ]);
   });

@@ -1,12 +1,12 @@
 /**
  * The only writer of generated files. Reads the target, reconciles it with the plan, and only when nothing is
- * blocked writes every created or changed file atomically (manifests last), deletes orphans that are still as
+ * blocked writes every created or changed file atomically (in parallel; manifests last), deletes orphans that are still as
  * devrites wrote them, and removes folders that deleting left empty.
  */
 
 import { readdir, rmdir, unlink } from "node:fs/promises";
 import { dirname } from "node:path";
-import { writeFileAtomic } from "../core/atomic-write.js";
+import { type FileToWrite, writeFilesAtomic } from "../core/atomic-write.js";
 import { type Diagnostic, error, warning } from "../core/diagnostics.js";
 import { MANIFEST_NAME } from "./manifest.js";
 import { checkOutputOnDisk, outputPath } from "./output-path.js";
@@ -38,17 +38,20 @@ export async function applyPlan(target: string, plan: Plan): Promise<ApplyReport
     report.diagnostics.push(...blocked.map((a) => a.diagnostic));
     return report;
   }
-  const writes = actions.filter((a) => a.op === "create" || a.op === "update");
+  const writes = actions.filter(
+    (a): a is Extract<Action, { op: "create" | "update" }> => a.op === "create" || a.op === "update",
+  );
   // Manifests last: a crash midway leaves the old manifest, which still describes what is on disk.
-  writes.sort((a, b) => Number(a.path.endsWith(MANIFEST_NAME)) - Number(b.path.endsWith(MANIFEST_NAME)));
-  for (const a of writes) {
-    if (a.op !== "create" && a.op !== "update") continue;
-    const failure = await writeOne(target, a.path, a.content, a.mode);
+  const isManifest = (a: { path: string }) => a.path.endsWith(`/${MANIFEST_NAME}`);
+  for (const batch of [writes.filter((a) => !isManifest(a)), writes.filter(isManifest)]) {
+    const failure = await writeBatch(target, batch);
     if (failure) {
       report.diagnostics.push(failure);
       return report;
     }
-    report.written.push(a.path);
+    report.written.push(...batch.map((a) => a.path));
+  }
+  for (const a of writes) {
     if (a.op === "update" && a.handEdited) {
       report.diagnostics.push(
         warning("generate.hand-edit-overwritten", "a hand edit to a generated file was replaced", {
@@ -93,21 +96,27 @@ export async function applyPlan(target: string, plan: Plan): Promise<ApplyReport
   return report;
 }
 
-async function writeOne(
+/** Write `batch` atomically (each file old or new, never torn), every path re-checked right before. */
+async function writeBatch(
   target: string,
-  path: string,
-  content: string,
-  mode: number,
+  batch: readonly { path: string; content: string; mode: number }[],
 ): Promise<Diagnostic | null> {
-  const where = outputPath(target, path);
-  if (!where.ok) return where.diagnostic;
-  const unsafe = await checkOutputOnDisk(target, path);
-  if (unsafe) return unsafe;
+  const files: FileToWrite[] = [];
+  const relOf = new Map<string, string>();
+  for (const a of batch) {
+    const where = outputPath(target, a.path);
+    if (!where.ok) return where.diagnostic;
+    const unsafe = await checkOutputOnDisk(target, a.path);
+    if (unsafe) return unsafe;
+    files.push({ path: where.abs, data: a.content, mode: a.mode });
+    relOf.set(where.abs, a.path);
+  }
   try {
-    writeFileAtomic(where.abs, content, mode);
+    await writeFilesAtomic(files);
     return null;
   } catch (e) {
-    return error("generate.write-failed", `cannot write: ${(e as Error).message}`, { path });
+    const path = relOf.get((e as { path?: string }).path ?? "");
+    return error("generate.write-failed", `cannot write: ${(e as Error).message}`, path ? { path } : {});
   }
 }
 

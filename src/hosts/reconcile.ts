@@ -47,7 +47,10 @@ export async function readTarget(target: string, plan: Plan): Promise<TargetStat
   const files = new Map<string, FileState>();
   const manifests = new Map<string, ManifestEntry[]>();
   const diagnostics: Diagnostic[] = [];
-  for (const f of plan.files) files.set(f.path, await readState(target, f.path));
+  const states = await Promise.all(plan.files.map((f) => readState(target, f.path)));
+  plan.files.forEach((f, i) => {
+    files.set(f.path, states[i]!);
+  });
   for (const root of plan.roots) {
     const path = `${root}/${MANIFEST_NAME}`;
     const state = files.get(path) ?? (await readState(target, path));
@@ -63,10 +66,11 @@ export async function readTarget(target: string, plan: Plan): Promise<TargetStat
       continue;
     }
     manifests.set(root, entries);
-    for (const e of entries) {
-      const full = `${root}/${e.path}`;
-      if (!files.has(full)) files.set(full, await readState(target, full));
-    }
+    const listed = entries.map((e) => `${root}/${e.path}`).filter((p) => !files.has(p));
+    const read = await Promise.all(listed.map((p) => readState(target, p)));
+    listed.forEach((p, i) => {
+      files.set(p, read[i]!);
+    });
   }
   return { files, manifests, diagnostics };
 }
