@@ -125,12 +125,19 @@ async function cli(root: string, argv: string[], stdin?: string): Promise<CliOut
 /** git in the sample project, isolated from the caller's repository variables, hooks and signing. */
 function git(root: string, ...args: string[]): string {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("GIT_")));
-  return execFileSync("git", args, {
-    cwd: root,
-    encoding: "utf8",
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { ...env, GIT_CONFIG_NOSYSTEM: "1", LC_ALL: "C" },
-  });
+  try {
+    return execFileSync("git", args, {
+      cwd: root,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...env, GIT_CONFIG_NOSYSTEM: "1", LC_ALL: "C" },
+    });
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException & { stderr?: string };
+    if (err.code === "ENOENT")
+      fail("install", "git is not installed: the demo needs it for its sample repository");
+    throw new Error(`git ${args.join(" ")} failed: ${err.stderr?.trim() || err.message}`);
+  }
 }
 
 function writeFiles(root: string, files: readonly FileWrite[]): void {
