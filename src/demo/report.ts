@@ -106,6 +106,6 @@ export function renderDemoReport(r: DemoReport): string {
       ? `all ${checks} steps held their expectations in ${seconds} s`
       : `demo FAILED at stage ${r.failure?.stage ?? "?"} after ${seconds} s`,
   );
-  out.push(r.kept ? `kept: ${r.root}` : "the temporary repository was removed");
+  if (r.root) out.push(r.kept ? `kept: ${r.root}` : "the temporary repository was removed");
   return out.join("\n");
 }

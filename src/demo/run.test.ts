@@ -134,6 +134,21 @@ describe("runDemo: an injected failure in a stage exits 1 naming the stage", () 
   });
 });
 
+describe("runDemo: where it cannot start", () => {
+  it("is an install failure, not a throw, when no temporary folder can be made", async () => {
+    const report = await runDemo({ tmpParent: join(parent, "missing", "deeper") });
+    expect(report.ok).toBe(false);
+    expect(report.failure).toMatchObject({
+      stage: "install",
+      message: expect.stringMatching(/cannot make a temporary folder/),
+    });
+    expect(report.root).toBe("");
+    expect(demoResult(report).exitCode).toBe(1);
+    expect(renderDemoReport(report)).not.toContain("the temporary repository was removed");
+    expect(readdirSync(parent)).toEqual([]);
+  });
+});
+
 describe("the report", () => {
   const graph: DelegationGraph = {
     nodes: [

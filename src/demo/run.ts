@@ -196,10 +196,10 @@ function fail(stage: Stage, message: string): never {
 export async function runDemo(opts: DemoOptions = {}): Promise<DemoReport> {
   const t0 = performance.now();
   const script = opts.script ?? demoScript();
-  const root = realpathSync(mkdtempSync(join(opts.tmpParent ?? tmpdir(), "devrites-demo-")));
+  const parent = opts.tmpParent ?? tmpdir();
   const report: DemoReport = {
     ok: false,
-    root,
+    root: "",
     kept: opts.keep === true,
     steps: [],
     guard_strength: [],
@@ -207,6 +207,18 @@ export async function runDemo(opts: DemoOptions = {}): Promise<DemoReport> {
     graph: { nodes: [], edges: [] },
     duration_ms: 0,
   };
+  let root: string;
+  try {
+    root = realpathSync(mkdtempSync(join(parent, "devrites-demo-")));
+  } catch (e) {
+    report.failure = {
+      stage: "install",
+      message: `cannot make a temporary folder in ${parent}: ${(e as Error).message}`,
+    };
+    report.kept = false;
+    return report;
+  }
+  report.root = root;
   const served = new Map<string, Served>();
   let stage: Stage = "install";
 
