@@ -323,7 +323,6 @@ export async function runDemo(opts: DemoOptions = {}): Promise<DemoReport> {
     }
   }
 
-  /** The human gate: the pause (exit 3), `devrites resolve` (exit 0), `devrites resume` (exit 0). */
   /** `devrites resume --json`: how the engine stopped, and the exit code that goes with it. */
   async function resume(): Promise<{ stop: Stop; exit: number }> {
     const r = await cli(root, ["resume", "--json"]);
@@ -339,6 +338,7 @@ export async function runDemo(opts: DemoOptions = {}): Promise<DemoReport> {
     return { stop, exit: r.code };
   }
 
+  /** The human gate: the pause (exit 3), `devrites resolve` (exit 0), `devrites resume` (exit 0). */
   async function gate(stop: Stop, pauseExit: number | undefined): Promise<{ stop: Stop; exit: number }> {
     stage = script.gate.stage;
     const step: DemoStep = {
@@ -383,7 +383,8 @@ export async function runDemo(opts: DemoOptions = {}): Promise<DemoReport> {
 
   try {
     // install: the sample project, committed; the pack, committed; then the user's uncommitted work.
-    git(root, "init", "-q", "--template=", "-b", "main");
+    git(root, "init", "-q", "--template=");
+    git(root, "symbolic-ref", "HEAD", "refs/heads/main");
     git(root, "config", "user.name", "devrites demo");
     git(root, "config", "user.email", "demo@devrites.invalid");
     git(root, "config", "commit.gpgsign", "false");
