@@ -1,0 +1,1605 @@
+/**
+ * Handlers for the everyday utilities: the read-only allowlist, shell builtins, file writers and command
+ * wrappers. A handler returns the command's effects; an empty list means "reads only".
+ *
+ * Conventions:
+ * - an option the handler does not know makes the command unclassified (the guard cannot say what it does);
+ * - for writers, target operands are over-approximated: when in doubt a word counts as a target, so the
+ *   wright's allowlist check gets stricter, never looser;
+ * - a word that may expand into an option (`$x`, `*`) where options matter makes the command unclassified.
+ */
+
+import type { CmdCx, Handler } from "../context.js";
+import { enter, intoDir } from "../cwd.js";
+import { type Cwd, type Effect, exec, unclassified, writes, writeUnknown } from "../effects.js";
+import { hasOpt, type OptSpec, optValues, type ParsedArgs, parseArgs } from "../options.js";
+import { showWord, type Word } from "../parse.js";
+import { checkSedScript } from "../sed.js";
+import { literal, mayBeOption } from "../words.js";
+
+const NONE: Effect[] = [];
+
+/** Utilities that only read files or print, whatever their arguments. */
+export const PURE = [
+  ":",
+  "arch",
+  "b2sum",
+  "basename",
+  "bzcat",
+  "cat",
+  "cksum",
+  "cmp",
+  "column",
+  "comm",
+  "cut",
+  "df",
+  "diff",
+  "dirname",
+  "dirs",
+  "du",
+  "echo",
+  "egrep",
+  "expand",
+  "expr",
+  "false",
+  "fgrep",
+  "fmt",
+  "fold",
+  "free",
+  "getconf",
+  "grep",
+  "groups",
+  "head",
+  "hexdump",
+  "id",
+  "jobs",
+  "jq",
+  "join",
+  "locale",
+  "logname",
+  "look",
+  "ls",
+  "md5sum",
+  "nl",
+  "nproc",
+  "od",
+  "paste",
+  "pgrep",
+  "printenv",
+  "ps",
+  "pwd",
+  "readlink",
+  "realpath",
+  "rev",
+  "seq",
+  "sha1sum",
+  "sha224sum",
+  "sha256sum",
+  "sha384sum",
+  "sha512sum",
+  "shasum",
+  "sleep",
+  "stat",
+  "strings",
+  "sum",
+  "tac",
+  "tail",
+  "times",
+  "tr",
+  "true",
+  "tty",
+  "type",
+  "uname",
+  "unexpand",
+  "uptime",
+  "wc",
+  "whereis",
+  "which",
+  "whoami",
+  "xzcat",
+  "zcat",
+] as const;
+
+function pure(): Effect[] {
+  return NONE;
+}
+
+/** Parses with `spec`; an unknown option or an option-like expansion makes the command unclassified. */
+export function strict(
+  args: readonly Word[],
+  cx: CmdCx,
+  name: string,
+  spec: OptSpec,
+  writer = false,
+): { ok: true; p: ParsedArgs } | { ok: false; effect: Effect } {
+  const p = parseArgs(args, spec);
+  if (p.unknown.length > 0) {
+    return {
+      ok: false,
+      effect: unclassified(
+        cx.what,
+        `\`${name}\` with the option \`${p.unknown[0]}\``,
+        "use its common options",
+      ),
+    };
+  }
+  if (p.ambiguous.length > 0) {
+    const w = showWord(p.ambiguous[0] as Word);
+    if (writer)
+      return {
+        ok: false,
+        effect: writeUnknown(cx.what, `\`${w}\` may expand into an option or a file name of \`${name}\``),
+      };
+    return {
+      ok: false,
+      effect: unclassified(
+        cx.what,
+        `\`${showWord(p.ambiguous[0] as Word)}\` may expand into an option of \`${name}\``,
+        "write the argument literally",
+      ),
+    };
+  }
+  return { ok: true, p };
+}
+
+// ---------------------------------------------------------------- read-only utilities with dangerous options
+
+const printf: Handler = (args, cx) =>
+  literal(args[0]) === "-v" || (args[0] !== undefined && mayBeOption(args[0]) && literal(args[0]) !== "--")
+    ? [unclassified(cx.what, "`printf -v` assigns through a name that can evaluate code", "print to stdout")]
+    : NONE;
+
+const testCmd: Handler = (args, cx) =>
+  args.some((a) => {
+    const t = literal(a);
+    return t === "-v" || t === "-R";
+  })
+    ? [unclassified(cx.what, "`test -v`/`-R` evaluates array subscripts", "test the value directly")]
+    : NONE;
+
+const ARITH = new Set(["-eq", "-ne", "-lt", "-le", "-gt", "-ge", "-v", "-R"]);
+const doubleBracket: Handler = (args, cx) =>
+  args.some((a) => ARITH.has(literal(a) ?? ""))
+    ? [
+        unclassified(
+          cx.what,
+          "`[[ … -eq … ]]` evaluates its operands as arithmetic, which can run code",
+          "use `[ … -eq … ]` (the test builtin) for numbers",
+        ),
+      ]
+    : NONE;
+
+const date: Handler = (args, cx) => {
+  for (let k = 0; k < args.length; k += 1) {
+    const t = literal(args[k]);
+    if (t === undefined)
+      return [unclassified(cx.what, "`date` with a variable argument", "write it literally")];
+    if (t === "-d" || t === "-f" || t === "-r" || t === "--date" || t === "--file" || t === "--reference") {
+      k += 1;
+      continue;
+    }
+    if (t === "-s" || t.startsWith("--set") || (!t.startsWith("-") && !t.startsWith("+"))) {
+      return [exec(cx.what, "`date` sets the clock")];
+    }
+  }
+  return NONE;
+};
+
+const fileCmd: Handler = (args, cx) =>
+  args.some((a) => {
+    const t = literal(a) ?? "";
+    return t === "-C" || t === "--compile" || (/^-[A-Za-z]+$/.test(t) && t.includes("C"));
+  })
+    ? [writeUnknown(cx.what, "`file -C` compiles a magic file")]
+    : NONE;
+
+const hostname: Handler = (args, cx) =>
+  args.some((a) => !(literal(a) ?? "").startsWith("-"))
+    ? [exec(cx.what, "`hostname NAME` renames the host")]
+    : NONE;
+
+const sort: Handler = (args, cx) => {
+  const r = strict(args, cx, "sort", {
+    flags: "bcCdfghiMmnRrsuVz",
+    values: "kotST",
+    longFlags: [
+      "ignore-leading-blanks",
+      "dictionary-order",
+      "ignore-case",
+      "general-numeric-sort",
+      "ignore-nonprinting",
+      "month-sort",
+      "human-numeric-sort",
+      "numeric-sort",
+      "random-sort",
+      "reverse",
+      "version-sort",
+      "check",
+      "debug",
+      "merge",
+      "stable",
+      "unique",
+      "zero-terminated",
+    ],
+    longValues: [
+      "key",
+      "output",
+      "field-separator",
+      "buffer-size",
+      "temporary-directory",
+      "parallel",
+      "batch-size",
+      "sort",
+      "files0-from",
+      "random-source",
+      "compress-program",
+    ],
+    longOptional: ["check"],
+  });
+  if (!r.ok) return [r.effect];
+  if (hasOpt(r.p, "--compress-program")) {
+    return [unclassified(cx.what, "`sort --compress-program` runs a program", "drop the option")];
+  }
+  return writes(cx.what, optValues(r.p, "-o", "--output"), cx.cwds);
+};
+
+/** `uniq IN OUT`, `xxd IN OUT`: the second operand is an output file. */
+function secondOperandWrites(name: string, spec: OptSpec): Handler {
+  return (args, cx) => {
+    const r = strict(args, cx, name, spec);
+    if (!r.ok) return [r.effect];
+    return writes(cx.what, r.p.operands.slice(1), cx.cwds);
+  };
+}
+
+const uniq = secondOperandWrites("uniq", {
+  flags: "cdDiuz",
+  values: "fsw",
+  longFlags: ["count", "repeated", "ignore-case", "unique", "zero-terminated"],
+  longValues: ["skip-fields", "skip-chars", "check-chars"],
+  longOptional: ["all-repeated", "group"],
+});
+
+const xxd = secondOperandWrites("xxd", {
+  flags: "abCEeipruhv",
+  values: "cglnosdR",
+  longFlags: [
+    "autoskip",
+    "bits",
+    "capitalize",
+    "ebcdic",
+    "include",
+    "plain",
+    "revert",
+    "uppercase",
+    "version",
+  ],
+  longValues: [],
+});
+
+const tree: Handler = (args, cx) => {
+  const out: Word[] = [];
+  for (let k = 0; k < args.length; k += 1) {
+    const t = literal(args[k]);
+    if (t === undefined || !t.startsWith("-") || t.startsWith("--")) {
+      if (t?.startsWith("--output") || t === "--fromfile") return [writeUnknown(cx.what, `\`tree ${t}\``)];
+      continue;
+    }
+    // Short options may be bundled (`-aRo out`): -R writes 00Tree.html files, -o names the output file.
+    if (t.includes("R")) return [writeUnknown(cx.what, "`tree -R` writes 00Tree.html files")];
+    if (t.includes("o")) {
+      const v = args[k + 1];
+      if (v) out.push(v);
+      k += 1;
+    }
+  }
+  return writes(cx.what, out, cx.cwds);
+};
+
+/** `-o FILE` / `--output FILE` as the only writing option (iconv, base64 on BSD). */
+function outputOption(): Handler {
+  return (args, cx) => {
+    const p = parseArgs(args, { values: "o", longValues: ["output"] });
+    return writes(cx.what, optValues(p, "-o", "--output"), cx.cwds);
+  };
+}
+
+const rg: Handler = (args, cx) =>
+  args.some((a) => {
+    const t = literal(a) ?? "";
+    return t === "--pre" || t.startsWith("--pre=") || t.startsWith("--hostname-bin");
+  })
+    ? [unclassified(cx.what, "`rg --pre` / `--hostname-bin` runs a program", "drop the option")]
+    : NONE;
+
+// ---------------------------------------------------------------- find, fd, xargs (nested commands)
+
+const FIND_WRITES = new Set(["-fprint", "-fprint0", "-fls"]);
+const find: Handler = (args, cx) => {
+  const out: Effect[] = [];
+  for (let k = 0; k < args.length; k += 1) {
+    const w = args[k] as Word;
+    const t = literal(w);
+    if (t === undefined) {
+      if (mayBeOption(w)) {
+        return [
+          unclassified(cx.what, `\`${showWord(w)}\` may expand into a find action`, "write it literally"),
+        ];
+      }
+      continue;
+    }
+    if (t === "-delete") out.push(writeUnknown(cx.what, "`find -delete` removes every match"));
+    else if (FIND_WRITES.has(t)) {
+      const v = args[k + 1];
+      if (v) out.push(...writes(cx.what, [v], cx.cwds));
+      k += 1;
+    } else if (t === "-fprintf") {
+      const v = args[k + 1];
+      if (v) out.push(...writes(cx.what, [v], cx.cwds));
+      k += 2;
+    } else if (t === "-exec" || t === "-execdir") {
+      let end = k + 1;
+      while (end < args.length && literal(args[end]) !== ";" && literal(args[end]) !== "+") end += 1;
+      if (end >= args.length)
+        return [unclassified(cx.what, "`find -exec` without `;` or `+`", "end it with \\;")];
+      const inner = args.slice(k + 1, end).map(placeholder);
+      if (inner.length === 0) return [unclassified(cx.what, "`find -exec` without a command", "give one")];
+      out.push(...cx.sub(inner, t === "-execdir" ? [null] : cx.cwds));
+      k = end;
+    } else if (t === "-ok" || t === "-okdir") {
+      return [unclassified(cx.what, "`find -ok` asks interactively", "use -exec")];
+    }
+  }
+  return out;
+};
+
+/** `{}` in `find -exec`, `fd -x` and `xargs -I{}` is a file name the guard does not know. */
+function placeholder(w: Word): Word {
+  return w.text.includes("{}")
+    ? { text: w.text.replaceAll("{}", "\u0000{}\u0000"), dynamic: true, split: false, glob: false }
+    : w;
+}
+
+const fd: Handler = (args, cx) => {
+  for (let k = 0; k < args.length; k += 1) {
+    const t = literal(args[k]);
+    if (t !== undefined && (t.startsWith("--exec") || (/^-[A-Za-z]+$/.test(t) && /[xX]/.test(t)))) {
+      let end = k + 1;
+      while (end < args.length && literal(args[end]) !== ";") end += 1;
+      const inner = args.slice(k + 1, end).map(placeholder);
+      if (inner.length === 0) return [unclassified(cx.what, "`fd -x` without a command", "give one")];
+      return cx.sub([...inner, { text: "\u0000{}\u0000", dynamic: true, split: false, glob: false }]);
+    }
+    if (t === undefined && mayBeOption(args[k] as Word)) {
+      return [unclassified(cx.what, "a variable argument may expand into `fd --exec`", "write it literally")];
+    }
+  }
+  return NONE;
+};
+
+const xargs: Handler = (args, cx) => {
+  const p = parseArgs(args, {
+    posix: true,
+    flags: "0prtx",
+    values: "adEILnPs",
+    longFlags: ["null", "no-run-if-empty", "verbose", "interactive", "exit", "open-tty", "show-limits"],
+    longValues: [
+      "arg-file",
+      "delimiter",
+      "max-lines",
+      "max-args",
+      "max-procs",
+      "max-chars",
+      "process-slot-var",
+    ],
+    longOptional: ["eof", "replace"],
+  });
+  if (p.unknown.some((u) => u !== "-i" && u !== "-e" && u !== "-l")) {
+    return [unclassified(cx.what, `\`xargs\` with the option \`${p.unknown[0]}\``, "use -0, -n, -I")];
+  }
+  if (p.ambiguous.length > 0)
+    return [unclassified(cx.what, "a variable xargs argument", "write it literally")];
+  const repl = optValues(p, "-I", "--replace").map((w) => literal(w));
+  if (p.unknown.includes("-i")) repl.push("{}");
+  const dyn: Word = { text: "\u0000xargs\u0000", dynamic: true, split: true, glob: false };
+  const inner =
+    p.operands.length > 0 ? [...p.operands] : [{ text: "echo", dynamic: false, split: false, glob: false }];
+  if (repl.length > 0 || hasOpt(p, "--replace")) {
+    const r = repl[0] ?? "{}";
+    return cx.sub(
+      inner.map((w) =>
+        r !== undefined && w.text.includes(r)
+          ? { text: w.text.replaceAll(r, "\u0000xargs\u0000"), dynamic: true, split: false, glob: false }
+          : w,
+      ),
+    );
+  }
+  return cx.sub([...inner, dyn]);
+};
+
+// ---------------------------------------------------------------- awk, sed and other in-place editors
+
+const AWK_OK_FLAGS = "bcMnNOPrsS";
+const awk: Handler = (args, cx, name) => {
+  const p = parseArgs(args, {
+    posix: true,
+    flags: AWK_OK_FLAGS,
+    values: "Fve",
+    longFlags: [
+      "characters-as-bytes",
+      "traditional",
+      "bignum",
+      "use-lc-numeric",
+      "non-decimal-data",
+      "optimize",
+      "posix",
+      "re-interval",
+      "sandbox",
+      "copyright",
+      "version",
+    ],
+    longValues: ["field-separator", "assign", "source"],
+  });
+  if (p.unknown.length > 0) {
+    const u = p.unknown[0] as string;
+    if (
+      u === "-i" ||
+      u.startsWith("--include") ||
+      u === "-f" ||
+      u.startsWith("--file") ||
+      u === "-l" ||
+      u === "-E"
+    ) {
+      return [
+        unclassified(
+          cx.what,
+          `\`${name} ${u}\` loads code the guard cannot read (or edits in place)`,
+          "give the program inline",
+        ),
+      ];
+    }
+    return [unclassified(cx.what, `\`${name}\` with the option \`${u}\``, "use -F, -v or -e")];
+  }
+  if (p.ambiguous.length > 0)
+    return [unclassified(cx.what, `a variable \`${name}\` argument`, "write it literally")];
+  const sources = optValues(p, "-e", "--source");
+  const program = sources.length > 0 ? sources : p.operands.slice(0, 1);
+  if (program.length === 0)
+    return [unclassified(cx.what, `\`${name}\` without a program`, "give the program")];
+  for (const w of program) {
+    const text = literal(w);
+    if (text === undefined)
+      return [unclassified(cx.what, `a variable \`${name}\` program`, "write it literally")];
+    if (text.includes(">") || text.includes("|") || text.includes("system") || text.includes("@")) {
+      return [
+        unclassified(
+          cx.what,
+          `the ${name} program uses \`>\`, \`|\`, \`system\` or \`@\`, which can write files or run commands`,
+          "compare with `<` (swap the operands) instead of `>`, and pipe in the shell, not inside awk",
+        ),
+      ];
+    }
+  }
+  return NONE;
+};
+
+const SED_SPEC: OptSpec = {
+  flags: "nErsuzb",
+  values: "efl",
+  longFlags: [
+    "quiet",
+    "silent",
+    "debug",
+    "regexp-extended",
+    "separate",
+    "sandbox",
+    "unbuffered",
+    "null-data",
+    "posix",
+    "binary",
+    "follow-symlinks",
+    "zero-terminated",
+  ],
+  longValues: ["expression", "file", "line-length"],
+  longOptional: ["in-place"],
+};
+
+const sed: Handler = (args, cx) => {
+  // `-i[SUFFIX]` has an optional attached value; find it before the general reader sees `-i`.
+  let inPlace = false;
+  let suffix: string | undefined;
+  const rest: Word[] = [];
+  for (let k = 0; k < args.length; k += 1) {
+    const w = args[k] as Word;
+    const t = literal(w);
+    if (t?.startsWith("-") && !t.startsWith("--") && t.includes("i")) {
+      // a bundle such as -ni or -Ei.bak: everything after the i is the suffix
+      const at = t.indexOf("i");
+      const before = t.slice(1, at);
+      if ([...before].every((c) => "nErsuzb".includes(c))) {
+        inPlace = true;
+        suffix = t.slice(at + 1) || undefined;
+        if (before !== "") rest.push({ ...w, text: `-${before}` });
+        // BSD form `sed -i '' …`: an empty word right after -i is the (empty) suffix
+        if (suffix === undefined && literal(args[k + 1]) === "") k += 1;
+        continue;
+      }
+    }
+    rest.push(w);
+  }
+  const r = strict(rest, cx, "sed", SED_SPEC);
+  if (!r.ok) return [r.effect];
+  if (hasOpt(r.p, "--in-place")) {
+    inPlace = true;
+    const v = r.p.opts.find((o) => o.name === "--in-place")?.value;
+    suffix = v ? literal(v) : undefined;
+  }
+  if (hasOpt(r.p, "-f", "--file")) {
+    return [
+      unclassified(cx.what, "`sed -f` runs a script file the guard cannot read", "give the script inline"),
+    ];
+  }
+  const expressions = optValues(r.p, "-e", "--expression");
+  const scripts = expressions.length > 0 ? expressions : r.p.operands.slice(0, 1);
+  const files = expressions.length > 0 ? r.p.operands : r.p.operands.slice(1);
+  if (scripts.length === 0) return [unclassified(cx.what, "`sed` without a script", "give the script")];
+  const out: Effect[] = [];
+  for (const s of scripts) {
+    const text = literal(s);
+    if (text === undefined) return [unclassified(cx.what, "a variable sed script", "write it literally")];
+    const check = checkSedScript(text);
+    if (!check.ok) {
+      out.push(
+        check.writes ? writeUnknown(cx.what, check.why) : unclassified(cx.what, check.why, "use p, s, d"),
+      );
+    }
+  }
+  if (inPlace) {
+    if (files.length === 0) out.push(writeUnknown(cx.what, "`sed -i` without a file"));
+    out.push(...writes(cx.what, files, cx.cwds));
+    if (suffix !== undefined) {
+      if (suffix.includes("*") || suffix.includes("/"))
+        out.push(writeUnknown(cx.what, "`sed -i` backup name pattern"));
+      else
+        out.push(
+          ...writes(
+            cx.what,
+            files.map((f) => ({ ...f, text: f.text + suffix })),
+            cx.cwds,
+          ),
+        );
+    }
+  }
+  return out;
+};
+
+/** `yq -i EXPR FILE…` edits the files in place. */
+const yq: Handler = (args, cx) => {
+  const inPlace = args.some((a) => {
+    const t = literal(a) ?? "";
+    return (
+      t === "-i" || t === "--inplace" || (/^-[a-zA-Z]+$/.test(t) && t.includes("i") && !t.startsWith("--"))
+    );
+  });
+  if (args.some((a) => (literal(a) ?? "").startsWith("--split-exp") || (literal(a) ?? "") === "-s")) {
+    return [writeUnknown(cx.what, "`yq --split-exp` writes a file per document")];
+  }
+  if (!inPlace) return NONE;
+  const operands = args.filter((a) => !(literal(a) ?? "-").startsWith("-"));
+  return writes(cx.what, operands.slice(1), cx.cwds);
+};
+
+// ---------------------------------------------------------------- file writers
+
+const FILE_CP: OptSpec = {
+  flags: "abdfHilLnPpRrsTuvxZ",
+  values: "St",
+  longFlags: [
+    "archive",
+    "attributes-only",
+    "copy-contents",
+    "debug",
+    "dereference",
+    "force",
+    "interactive",
+    "keep-directory-symlink",
+    "link",
+    "no-clobber",
+    "no-dereference",
+    "no-target-directory",
+    "one-file-system",
+    "parents",
+    "recursive",
+    "remove-destination",
+    "strip-trailing-slashes",
+    "symbolic-link",
+    "verbose",
+    "exchange",
+    "no-copy",
+  ],
+  longValues: ["suffix", "target-directory"],
+  longOptional: ["backup", "preserve", "no-preserve", "reflink", "sparse", "update", "context"],
+};
+
+/** cp, mv, ln, install: the destination (or each `dir/basename(source)`) is written. */
+function copyLike(name: string, opts: { movesSources?: boolean; recursiveUnknown?: boolean }): Handler {
+  return (args, cx) => {
+    const r = strict(args, cx, name, FILE_CP, true);
+    if (!r.ok) return [r.effect];
+    const p = r.p;
+    if (hasOpt(p, "-b", "--backup", "-S", "--suffix")) {
+      return [writeUnknown(cx.what, `\`${name}\` with a backup option also writes backup files`)];
+    }
+    if (hasOpt(p, "--parents"))
+      return [writeUnknown(cx.what, `\`${name} --parents\` recreates source paths`)];
+    if (opts.recursiveUnknown && hasOpt(p, "-r", "-R", "-a", "--recursive", "--archive")) {
+      return [writeUnknown(cx.what, `a recursive \`${name}\` writes every file of a tree`)];
+    }
+    const d = destinations(p, cx, name);
+    if ("kind" in d) return [d];
+    return [
+      ...writes(cx.what, d.dests, cx.cwds),
+      ...(opts.movesSources ? writes(cx.what, d.sources, cx.cwds) : []),
+    ];
+  };
+}
+
+/** The files a cp/mv/ln/install writes: `-t DIR`, a trailing directory, or a single destination. */
+function destinations(p: ParsedArgs, cx: CmdCx, name: string): { sources: Word[]; dests: Word[] } | Effect {
+  const targetDir = optValues(p, "-t", "--target-directory")[0];
+  const dests: Word[] = [];
+  if (targetDir) {
+    for (const s of p.operands) {
+      const d = intoDir(targetDir, s);
+      if (!d) return writeUnknown(cx.what, `\`${name}\` into a directory with an unknown file name`);
+      dests.push(d);
+    }
+    return { sources: p.operands, dests };
+  }
+  if (name === "ln" && p.operands.length === 1) {
+    const d = intoDir({ text: ".", dynamic: false, split: false, glob: false }, p.operands[0] as Word);
+    if (!d) return writeUnknown(cx.what, "`ln` with an unknown link name");
+    return { sources: p.operands, dests: [d] };
+  }
+  if (p.operands.length < 2)
+    return unclassified(cx.what, `\`${name}\` needs a source and a destination`, "give both");
+  const sources = p.operands.slice(0, -1);
+  const dest = p.operands[p.operands.length - 1] as Word;
+  const destText = literal(dest);
+  if (
+    hasOpt(p, "-T", "--no-target-directory") ||
+    (sources.length === 1 && destText !== undefined && !destText.endsWith("/"))
+  ) {
+    // A single source onto a path: the path is written. (If the path is a directory the write lands inside it;
+    // a directory is never on an allowlist, so the check still fails closed.)
+    return { sources, dests: [dest] };
+  }
+  for (const s of sources) {
+    const d = intoDir(dest, s);
+    if (!d) return writeUnknown(cx.what, `\`${name}\` into a directory with an unknown file name`);
+    dests.push(d);
+  }
+  return { sources, dests };
+}
+
+const cp = copyLike("cp", { recursiveUnknown: true });
+const mv = copyLike("mv", { movesSources: true });
+const lnWrites = copyLike("ln", {});
+/** `ln -s TARGET LINK`: the link is written; a link text that leaves the directory tree is refused. */
+const ln: Handler = (args, cx, name) => {
+  const symbolic = args.some((a) => {
+    const t = literal(a) ?? "";
+    return t === "--symbolic" || (/^-[A-Za-z]+$/.test(t) && t.includes("s"));
+  });
+  if (symbolic) {
+    const operands = args.filter((a) => !(literal(a) ?? "").startsWith("-"));
+    const sources = operands.length > 1 ? operands.slice(0, -1) : operands;
+    for (const src of sources) {
+      const t = literal(src);
+      if (t === undefined || t.startsWith("/") || t.split("/").includes("..")) {
+        return [
+          writeUnknown(
+            cx.what,
+            "a symbolic link whose text is absolute, has `..` or is unknown may point outside the repository",
+          ),
+        ];
+      }
+    }
+  }
+  return lnWrites(args, cx, name);
+};
+
+/** Every operand is written (rm, touch, truncate, shred, unlink, tee, sponge…). */
+function operandsWritten(name: string, spec: OptSpec, dir = false): Handler {
+  return (args, cx) => {
+    const r = strict(args, cx, name, spec, true);
+    if (!r.ok) return [r.effect];
+    if (r.p.operands.length === 0 && name !== "tee") {
+      return [unclassified(cx.what, `\`${name}\` without an operand`, "name the file")];
+    }
+    return writes(cx.what, r.p.operands, cx.cwds, dir);
+  };
+}
+
+const rm = operandsWritten("rm", {
+  flags: "dfiIrRv",
+  longFlags: ["dir", "force", "one-file-system", "no-preserve-root", "recursive", "verbose"],
+  longOptional: ["interactive", "preserve-root"],
+});
+const touch = operandsWritten("touch", {
+  flags: "acfhm",
+  values: "drt",
+  longFlags: ["no-create", "no-dereference"],
+  longValues: ["date", "reference", "time"],
+});
+const truncate = operandsWritten("truncate", {
+  flags: "co",
+  values: "rs",
+  longFlags: ["no-create", "io-blocks"],
+  longValues: ["reference", "size"],
+});
+const shred = operandsWritten("shred", {
+  flags: "fuvxz",
+  values: "ns",
+  longFlags: ["force", "verbose", "exact", "zero"],
+  longValues: ["iterations", "random-source", "size"],
+  longOptional: ["remove"],
+});
+const unlink = operandsWritten("unlink", {});
+const tee = operandsWritten("tee", {
+  flags: "aip",
+  longFlags: ["append", "ignore-interrupts"],
+  longOptional: ["output-error"],
+});
+const sponge = operandsWritten("sponge", { flags: "a" });
+const mkdir = operandsWritten(
+  "mkdir",
+  {
+    flags: "pvZ",
+    values: "m",
+    longFlags: ["parents", "verbose"],
+    longValues: ["mode"],
+    longOptional: ["context"],
+  },
+  true,
+);
+const rmdir: Handler = (args, cx) => {
+  const r = strict(
+    args,
+    cx,
+    "rmdir",
+    {
+      flags: "pv",
+      longFlags: ["parents", "verbose", "ignore-fail-on-non-empty"],
+    },
+    true,
+  );
+  if (!r.ok) return [r.effect];
+  if (hasOpt(r.p, "-p", "--parents"))
+    return [writeUnknown(cx.what, "`rmdir -p` also removes parent directories")];
+  return writes(cx.what, r.p.operands, cx.cwds, true);
+};
+
+/** chmod / chown / chgrp: the first operand is the mode or owner (unless --reference), the rest are written. */
+function attributeChanger(name: string): Handler {
+  return (args, cx) => {
+    const spec: OptSpec = {
+      flags: "cfvRhHLP",
+      longFlags: [
+        "changes",
+        "silent",
+        "quiet",
+        "verbose",
+        "recursive",
+        "dereference",
+        "no-dereference",
+        "preserve-root",
+        "no-preserve-root",
+      ],
+      longValues: ["reference", "from"],
+    };
+    // chmod accepts symbolic modes that look like options: `chmod -x file`.
+    const filtered: Word[] = [];
+    let mode = false;
+    for (const a of args) {
+      const t = literal(a);
+      if (
+        name === "chmod" &&
+        !mode &&
+        t !== undefined &&
+        /^-[rwxXstugoa,+=-]+$/.test(t) &&
+        !/^-[cfvR]+$/.test(t)
+      ) {
+        mode = true;
+        continue;
+      }
+      filtered.push(a);
+    }
+    const r = strict(filtered, cx, name, spec, true);
+    if (!r.ok) return [r.effect];
+    const targets = mode || hasOpt(r.p, "--reference") ? r.p.operands : r.p.operands.slice(1);
+    if (targets.length === 0) return [unclassified(cx.what, `\`${name}\` without a file`, "name the file")];
+    return writes(cx.what, targets, cx.cwds);
+  };
+}
+
+const install: Handler = (args, cx) => {
+  const r = strict(
+    args,
+    cx,
+    "install",
+    {
+      flags: "bcCdDpsTvZ",
+      values: "gmoSt",
+      longFlags: ["compare", "directory", "preserve-timestamps", "strip", "no-target-directory", "verbose"],
+      longValues: ["group", "mode", "owner", "suffix", "target-directory", "strip-program"],
+      longOptional: ["backup", "context"],
+    },
+    true,
+  );
+  if (!r.ok) return [r.effect];
+  if (hasOpt(r.p, "-d", "--directory")) return writes(cx.what, r.p.operands, cx.cwds, true);
+  if (hasOpt(r.p, "-b", "--backup", "-S", "--suffix"))
+    return [writeUnknown(cx.what, "`install -b` also writes backups")];
+  const d = destinations(r.p, cx, "install");
+  return "kind" in d ? [d] : writes(cx.what, d.dests, cx.cwds);
+};
+
+const dd: Handler = (args, cx) => {
+  const out: Effect[] = [];
+  for (const a of args) {
+    const t = literal(a);
+    if (t === undefined) {
+      if (a.text.startsWith("of=") || mayBeOption(a) || a.text.startsWith("\u0000")) {
+        return [writeUnknown(cx.what, "`dd` with a variable operand")];
+      }
+      continue;
+    }
+    if (t.startsWith("of=")) out.push(...writes(cx.what, [{ ...a, text: t.slice(3) }], cx.cwds));
+  }
+  return out;
+};
+
+const link: Handler = (args, cx) =>
+  args.length === 2
+    ? writes(cx.what, [args[1] as Word], cx.cwds)
+    : [unclassified(cx.what, "`link` needs two files", "give two")];
+
+const TAR_VALUES = "fCTXbgIKLNVH";
+const tar: Handler = (args, cx) => {
+  let words = [...args];
+  // Old style: the first word is a bundle of letters without a dash (`tar czf out.tgz dir`); each letter that
+  // takes a value consumes the next word in turn.
+  const first = literal(words[0]);
+  if (first !== undefined && !first.startsWith("-") && /^[A-Za-z]+$/.test(first)) {
+    const expanded: Word[] = [];
+    let next = 1;
+    for (const c of first) {
+      expanded.push({ text: `-${c}`, dynamic: false, split: false, glob: false });
+      if (TAR_VALUES.includes(c)) {
+        const v = words[next];
+        if (v) expanded.push(v);
+        next += 1;
+      }
+    }
+    words = [...expanded, ...words.slice(next)];
+  }
+  const p = parseArgs(words, {
+    flags: "AcdrtuxvzjJZaOkmpPSWhiBGMlUn",
+    values: TAR_VALUES,
+    longFlags: [
+      "create",
+      "extract",
+      "get",
+      "list",
+      "append",
+      "update",
+      "catenate",
+      "concatenate",
+      "diff",
+      "compare",
+      "delete",
+      "verbose",
+      "gzip",
+      "bzip2",
+      "xz",
+      "zstd",
+      "lzma",
+      "auto-compress",
+      "to-stdout",
+      "keep-old-files",
+      "overwrite",
+      "no-same-owner",
+      "strip-components",
+      "remove-files",
+      "dereference",
+      "preserve-permissions",
+      "same-permissions",
+      "exclude-vcs",
+      "numeric-owner",
+      "totals",
+      "warning",
+      "sparse",
+      "verify",
+      "one-file-system",
+      "absolute-names",
+      "test-label",
+    ],
+    longValues: [
+      "file",
+      "directory",
+      "files-from",
+      "exclude-from",
+      "blocking-factor",
+      "listed-incremental",
+      "use-compress-program",
+      "to-command",
+      "exclude",
+      "transform",
+      "xform",
+      "owner",
+      "group",
+      "mode",
+      "mtime",
+      "label",
+      "format",
+      "strip-components",
+      "newer",
+      "after-date",
+      "info-script",
+      "new-volume-script",
+    ],
+  });
+  if (
+    hasOpt(p, "-I", "--use-compress-program", "--to-command", "--info-script", "--new-volume-script", "-F")
+  ) {
+    return [
+      unclassified(
+        cx.what,
+        "tar runs a program (compress program, to-command, volume script)",
+        "drop the option",
+      ),
+    ];
+  }
+  const file = optValues(p, "-f", "--file")[0];
+  const toStdout = hasOpt(p, "-O", "--to-stdout");
+  if (hasOpt(p, "-t", "--list", "-d", "--diff", "--compare")) return NONE;
+  if (hasOpt(p, "-x", "--extract", "--get")) {
+    return toStdout
+      ? NONE
+      : [writeUnknown(cx.what, "extracting an archive writes files the guard cannot list")];
+  }
+  if (
+    hasOpt(
+      p,
+      "-c",
+      "--create",
+      "-r",
+      "--append",
+      "-u",
+      "--update",
+      "-A",
+      "--catenate",
+      "--concatenate",
+      "--delete",
+    )
+  ) {
+    if (hasOpt(p, "--remove-files"))
+      return [writeUnknown(cx.what, "`tar --remove-files` deletes the sources")];
+    if (hasOpt(p, "-g", "--listed-incremental"))
+      return [writeUnknown(cx.what, "`tar -g` writes a snapshot file")];
+    if (!file) return [writeUnknown(cx.what, "tar without -f writes to the default archive")];
+    return literal(file) === "-" ? NONE : writes(cx.what, [file], cx.cwds);
+  }
+  return [unclassified(cx.what, "tar without a recognised mode", "use -t, -x or -c")];
+};
+
+const unzip: Handler = (args, cx) =>
+  args.some(
+    (a) =>
+      ["-l", "-t", "-Z", "-v", "-p", "-z"].includes(literal(a) ?? "") || (literal(a) ?? "").startsWith("-Z"),
+  )
+    ? NONE
+    : [writeUnknown(cx.what, "unzip writes the archive's files")];
+
+const compressor: Handler = (args, cx, name) =>
+  args.some((a) => {
+    const t = literal(a) ?? "";
+    return (
+      t === "-c" ||
+      t === "--stdout" ||
+      t === "--to-stdout" ||
+      t === "-l" ||
+      t === "--list" ||
+      t === "-t" ||
+      t === "--test" ||
+      (/^-[a-zA-Z0-9]+$/.test(t) && (t.includes("c") || t.includes("l") || t.includes("t")))
+    );
+  })
+    ? NONE
+    : [writeUnknown(cx.what, `\`${name}\` replaces files in place`)];
+
+const patch: Handler = (args, cx) =>
+  args.some((a) => literal(a) === "--dry-run" || literal(a) === "-C" || literal(a) === "--check")
+    ? NONE
+    : [writeUnknown(cx.what, "`patch` writes the files named inside the patch")];
+
+const curl: Handler = (args, cx) => {
+  const out: Effect[] = [];
+  for (let k = 0; k < args.length; k += 1) {
+    const w = args[k] as Word;
+    const t = literal(w);
+    if (t === undefined) {
+      if (mayBeOption(w)) return [writeUnknown(cx.what, "a variable curl argument may be an output option")];
+      continue;
+    }
+    const long = t.startsWith("--") ? (t.slice(2).split("=")[0] ?? "") : "";
+    const inlineValue = t.includes("=") ? t.slice(t.indexOf("=") + 1) : undefined;
+    if (long !== "") {
+      if ("output".startsWith(long) && long.length >= 3) {
+        const v = inlineValue !== undefined ? { ...w, text: inlineValue } : args[++k];
+        if (v && literal(v) !== "-") out.push(...writes(cx.what, [v], cx.cwds));
+      } else if (
+        [
+          "remote-name",
+          "remote-name-all",
+          "remote-header-name",
+          "output-dir",
+          "dump-header",
+          "cookie-jar",
+          "trace",
+          "trace-ascii",
+          "libcurl",
+          "stderr",
+          "config",
+          "create-dirs",
+          "etag-save",
+          "hsts",
+          "alt-svc",
+          "ssl-sessions",
+        ].some((o) => o.startsWith(long) && long.length >= 3)
+      ) {
+        return [writeUnknown(cx.what, `\`curl --${long}\` writes a file`)];
+      } else if (
+        (long === "write-out" || long === "w") &&
+        (inlineValue ?? literal(args[k + 1]) ?? "").includes("%output")
+      ) {
+        return [writeUnknown(cx.what, "`curl --write-out %output{…}` writes a file")];
+      }
+      continue;
+    }
+    if (t.startsWith("-") && t.length > 1) {
+      for (let c = 1; c < t.length; c += 1) {
+        const ch = t[c] as string;
+        if (ch === "o") {
+          const rest = t.slice(c + 1);
+          const v = rest !== "" ? { ...w, text: rest } : args[++k];
+          if (v && literal(v) !== "-") out.push(...writes(cx.what, [v], cx.cwds));
+          break;
+        }
+        if ("ODcKJ".includes(ch)) return [writeUnknown(cx.what, `\`curl -${ch}\` writes a file`)];
+        if (ch === "w") {
+          const rest = t.slice(c + 1);
+          if ((rest !== "" ? rest : (literal(args[k + 1]) ?? "")).includes("%output")) {
+            return [writeUnknown(cx.what, "`curl -w %output{…}` writes a file")];
+          }
+          break;
+        }
+      }
+    }
+  }
+  return [...out, exec(cx.what, "curl reaches the network; use the host's web fetch tool")];
+};
+
+const wget: Handler = (args, cx) => {
+  const safe = new Set(["-q", "--quiet", "-nv", "--no-verbose", "-S", "--server-response", "--spider"]);
+  let toStdout = false;
+  for (let k = 0; k < args.length; k += 1) {
+    const t = literal(args[k]);
+    if (t === undefined) return [writeUnknown(cx.what, "a variable wget argument")];
+    if (t === "-O" || t === "--output-document") {
+      toStdout = literal(args[k + 1]) === "-";
+      if (!toStdout) return [writeUnknown(cx.what, "wget -O writes a file; use curl -o <allowlisted path>")];
+      k += 1;
+    } else if (t === "-O-" || t === "-qO-" || t === "--output-document=-") toStdout = true;
+    else if (t === "--spider") toStdout = true;
+    else if (t.startsWith("-") && !safe.has(t))
+      return [writeUnknown(cx.what, `\`wget ${t}\` may write files`)];
+  }
+  return toStdout
+    ? [exec(cx.what, "wget reaches the network; use the host's web fetch tool")]
+    : [writeUnknown(cx.what, "wget saves to a file named after the URL")];
+};
+
+// ---------------------------------------------------------------- shell builtins
+
+/** Names that bash evaluates in arithmetic context (`a[$(cmd)]`) run code. */
+function nameArgs(args: readonly Word[], cx: CmdCx, name: string, valueOpts = ""): Effect[] {
+  const out: Effect[] = [];
+  for (let k = 0; k < args.length; k += 1) {
+    const w = args[k] as Word;
+    const t = literal(w);
+    if (t === undefined || w.text.includes("[") || w.text.includes("\uE000")) {
+      return [
+        unclassified(
+          cx.what,
+          `\`${name}\` with a computed or subscripted name can evaluate code`,
+          "use a plain name",
+        ),
+      ];
+    }
+    if (t.startsWith("-")) {
+      if (t.includes("n") && name !== "read") {
+        return [unclassified(cx.what, `\`${name} -n\` (nameref)`, "use a plain variable")];
+      }
+      if (valueOpts && [...t.slice(1)].some((c) => valueOpts.includes(c))) k += 1;
+      continue;
+    }
+    const eq = t.indexOf("=");
+    const varName = eq >= 0 ? t.slice(0, eq).replace(/\+$/, "") : t;
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(varName)) {
+      return [unclassified(cx.what, `\`${name}\` of \`${varName}\``, "use a plain name")];
+    }
+    out.push({ kind: "env", name: varName, what: cx.what });
+  }
+  return out;
+}
+
+const assignBuiltin: Handler = (args, cx, name) => nameArgs(args, cx, name);
+// `-a NAME` is itself a name (an array), so `a` is not among the value options.
+const read: Handler = (args, cx) => nameArgs(args, cx, "read", "dinNptu");
+const getopts: Handler = (args, cx) => nameArgs(args.slice(1, 2), cx, "getopts");
+
+const refuse =
+  (why: string, hint: string): Handler =>
+  (_args, cx) => [unclassified(cx.what, why, hint)];
+
+const command: Handler = (args, cx) => {
+  let k = 0;
+  while (literal(args[k]) === "-p") k += 1;
+  const t = literal(args[k]);
+  if (t === "-v" || t === "-V") return NONE;
+  return args.length > k ? cx.sub(args.slice(k)) : NONE;
+};
+
+const hash: Handler = (args, cx) =>
+  args.some((a) => (literal(a) ?? "-p").startsWith("-p") || (literal(a) ?? "").startsWith("-d"))
+    ? [
+        unclassified(
+          cx.what,
+          "`hash -p` maps a command name to another program",
+          "call the program by its path",
+        ),
+      ]
+    : NONE;
+
+const trap: Handler = (args, cx) =>
+  args.length === 0 || args.every((a) => ["-l", "-p"].includes(literal(a) ?? ""))
+    ? NONE
+    : [unclassified(cx.what, "`trap` installs code to run later", "run the code directly")];
+
+const alias: Handler = (args, cx) =>
+  args.every((a) => !(literal(a) ?? "=").includes("="))
+    ? NONE
+    : [unclassified(cx.what, "`alias` redefines command names", "call the command directly")];
+
+const shopt: Handler = (args, cx) =>
+  args.some((a) => {
+    const t = literal(a) ?? "-s";
+    return t.startsWith("-") && (t.includes("s") || t.includes("u"));
+  })
+    ? [unclassified(cx.what, "`shopt -s/-u` changes how later commands are parsed", "drop it")]
+    : NONE;
+
+const setBuiltin: Handler = () => NONE;
+
+const exitLike: Handler = () => NONE;
+
+const waitBuiltin: Handler = (args, cx) =>
+  args.some((a) => literal(a) === "-p")
+    ? [unclassified(cx.what, "`wait -p` assigns through a name", "drop -p")]
+    : NONE;
+
+// ---------------------------------------------------------------- wrappers that run another command
+
+/** Skip a wrapper's options (POSIX style), then classify the wrapped command. */
+function wrapper(
+  spec: OptSpec,
+  opts: { refuse?: string[]; chdir?: string[]; positional?: number } = {},
+): Handler {
+  return (args, cx, name) => {
+    const p = parseArgs(args, { ...spec, posix: true });
+    if (p.unknown.length > 0) {
+      return [
+        unclassified(cx.what, `\`${name}\` with the option \`${p.unknown[0]}\``, "use it without options"),
+      ];
+    }
+    if (p.ambiguous.length > 0)
+      return [unclassified(cx.what, `a variable \`${name}\` argument`, "write it literally")];
+    const bad = p.opts.find((o) => opts.refuse?.includes(o.name));
+    if (bad) {
+      return [
+        unclassified(
+          cx.what,
+          `\`${name} ${bad.name}\` runs its command through a shell or editor`,
+          "drop it",
+        ),
+      ];
+    }
+    let cwds: Cwd[] = cx.cwds;
+    for (const o of p.opts) if (opts.chdir?.includes(o.name)) cwds = enter(cwds, o.value);
+    const inner = p.operands.slice(opts.positional ?? 0);
+    if (inner.length === 0) return NONE;
+    return cx.sub(inner, cwds);
+  };
+}
+
+const sudo = wrapper(
+  {
+    flags: "AbEeHiKklnPSsV",
+    values: "CDghpRrtTUu",
+    longFlags: [
+      "askpass",
+      "background",
+      "preserve-env",
+      "set-home",
+      "login",
+      "reset-timestamp",
+      "remove-timestamp",
+      "validate",
+      "list",
+      "non-interactive",
+      "preserve-groups",
+      "stdin",
+      "shell",
+      "edit",
+    ],
+    longValues: [
+      "close-from",
+      "chdir",
+      "group",
+      "host",
+      "prompt",
+      "chroot",
+      "role",
+      "type",
+      "command-timeout",
+      "other-user",
+      "user",
+    ],
+  },
+  { refuse: ["-s", "-i", "-e", "--shell", "--login", "--edit"], chdir: ["-D", "--chdir"] },
+);
+
+const env: Handler = (args, cx) => {
+  const out: Effect[] = [];
+  let k = 0;
+  let cwds: Cwd[] = cx.cwds;
+  for (; k < args.length; k += 1) {
+    const w = args[k] as Word;
+    const t = literal(w);
+    if (t === undefined)
+      return [unclassified(cx.what, "`env` with a variable argument", "write it literally")];
+    if (
+      t === "-i" ||
+      t === "--ignore-environment" ||
+      t === "-0" ||
+      t === "--null" ||
+      t === "-v" ||
+      t === "--debug" ||
+      t === "-"
+    )
+      continue;
+    if (t === "-u" || t === "--unset") {
+      k += 1;
+      continue;
+    }
+    if (t.startsWith("--unset=") || (t.startsWith("-u") && t.length > 2)) continue;
+    if (t === "-C" || t === "--chdir") {
+      cwds = enter(cwds, args[k + 1]);
+      k += 1;
+      continue;
+    }
+    if (t.startsWith("--chdir=")) {
+      cwds = enter(cwds, { ...w, text: t.slice(8) });
+      continue;
+    }
+    if (t === "--") {
+      k += 1;
+      break;
+    }
+    if (t.startsWith("-")) {
+      return [
+        unclassified(
+          cx.what,
+          `\`env ${t}\` (e.g. -S splits a string into a command)`,
+          "use env NAME=value cmd",
+        ),
+      ];
+    }
+    const m = /^([A-Za-z_][A-Za-z0-9_]*)=/.exec(t);
+    if (!m) break;
+    out.push({
+      kind: "env",
+      name: m[1] as string,
+      value: { ...w, text: t.slice(m[0].length) },
+      what: cx.what,
+    });
+  }
+  const inner = args.slice(k);
+  return inner.length === 0 ? out : [...out, ...cx.sub(inner, cwds)];
+};
+
+const timeout: Handler = (args, cx, name) => {
+  const p = parseArgs(args, {
+    posix: true,
+    flags: "fpv",
+    values: "ks",
+    longFlags: ["foreground", "preserve-status", "verbose"],
+    longValues: ["kill-after", "signal"],
+  });
+  if (p.unknown.length > 0 || p.ambiguous.length > 0) {
+    return [unclassified(cx.what, `\`${name}\` with an unknown option`, "use timeout DURATION cmd")];
+  }
+  const inner = p.operands.slice(1);
+  return inner.length === 0 ? NONE : cx.sub(inner);
+};
+
+const nice: Handler = (args, cx) => {
+  let k = 0;
+  const t = literal(args[0]);
+  if (t === "-n") k = 2;
+  else if (t !== undefined && (/^-[0-9]+$/.test(t) || t.startsWith("--adjustment=") || /^-n[0-9-]+$/.test(t)))
+    k = 1;
+  const inner = args.slice(k);
+  return inner.length === 0 ? NONE : cx.sub(inner);
+};
+
+const timeCmd: Handler = (args, cx) => {
+  const out: Effect[] = [];
+  let k = 0;
+  for (; k < args.length; k += 1) {
+    const t = literal(args[k]);
+    if (t === undefined || !t.startsWith("-")) break;
+    if (t === "-o" || t === "--output") {
+      const v = args[k + 1];
+      if (v) out.push(...writes(cx.what, [v], cx.cwds));
+      k += 1;
+    } else if (t.startsWith("--output="))
+      out.push(...writes(cx.what, [{ ...(args[k] as Word), text: t.slice(9) }], cx.cwds));
+    else if (t === "-f" || t === "--format") k += 1;
+    else if (t === "--") {
+      k += 1;
+      break;
+    }
+  }
+  return [...out, ...cx.sub(args.slice(k))];
+};
+
+const stdbuf = wrapper({ values: "ioe", longValues: ["input", "output", "error"] });
+const ionice: Handler = (args, cx, name) => {
+  if (args.some((a) => literal(a) === "-p" || literal(a) === "-P" || literal(a) === "-u"))
+    return [exec(cx.what, "ionice on a running process")];
+  return wrapper({ flags: "t", values: "cn", longValues: ["class", "classdata"], longFlags: ["ignore"] })(
+    args,
+    cx,
+    name,
+  );
+};
+const nohup = wrapper({});
+const builtin = wrapper({});
+const execBuiltin: Handler = (args, cx) => {
+  const p = parseArgs(args, { posix: true, flags: "cl", values: "a" });
+  if (p.unknown.length > 0 || p.ambiguous.length > 0)
+    return [unclassified(cx.what, "`exec` with options", "drop them")];
+  // A bare `exec` only sets up redirects (checked separately); with a command it replaces the shell.
+  return p.operands.length === 0 ? NONE : [exec(cx.what, "`exec` replaces the shell"), ...cx.sub(p.operands)];
+};
+const busybox: Handler = (args, cx) => (args.length === 0 ? NONE : cx.sub(args));
+
+export const CORE: Record<string, Handler> = {
+  ...Object.fromEntries(PURE.map((n) => [n, pure])),
+  printf,
+  file: fileCmd,
+  test: testCmd,
+  "[": testCmd,
+  "[[": doubleBracket,
+  date,
+  hostname,
+  sort,
+  uniq,
+  xxd,
+  tree,
+  iconv: outputOption(),
+  base64: outputOption(),
+  rg,
+  find,
+  fd,
+  fdfind: fd,
+  xargs,
+  awk,
+  gawk: awk,
+  mawk: awk,
+  nawk: awk,
+  sed,
+  gsed: sed,
+  yq,
+  cp,
+  mv,
+  ln,
+  link,
+  rm,
+  rmdir,
+  mkdir,
+  touch,
+  truncate,
+  shred,
+  unlink,
+  tee,
+  sponge,
+  chmod: attributeChanger("chmod"),
+  chown: attributeChanger("chown"),
+  chgrp: attributeChanger("chgrp"),
+  install,
+  dd,
+  tar,
+  unzip,
+  gzip: compressor,
+  gunzip: compressor,
+  bzip2: compressor,
+  bunzip2: compressor,
+  xz: compressor,
+  unxz: compressor,
+  zstd: compressor,
+  unzstd: compressor,
+  lzma: compressor,
+  patch,
+  curl,
+  wget,
+  // writers whose targets the guard does not work out
+  ...Object.fromEntries(
+    [
+      "split",
+      "csplit",
+      "mktemp",
+      "rsync",
+      "scp",
+      "sftp",
+      "zip",
+      "7z",
+      "7za",
+      "cpio",
+      "ar",
+      "mkfifo",
+      "mknod",
+      "fallocate",
+      "setfacl",
+      "chattr",
+      "ed",
+      "ex",
+      "vi",
+      "vim",
+      "nvim",
+      "nano",
+      "emacs",
+      "pico",
+      "micro",
+      "hx",
+      "kak",
+      "script",
+      "flock",
+    ].map((n) => [
+      n,
+      ((_a, cx) => [
+        writeUnknown(cx.what, `\`${n}\` writes files the guard cannot determine; use the Edit or Write tool`),
+      ]) as Handler,
+    ]),
+  ),
+  // programs that run a command string the guard cannot see
+  ...Object.fromEntries(
+    [
+      "ssh",
+      "mosh",
+      "su",
+      "runuser",
+      "parallel",
+      "tmux",
+      "screen",
+      "expect",
+      "gdb",
+      "lldb",
+      "entr",
+      "watchexec",
+      "nodemon",
+      "concurrently",
+      "docker",
+      "podman",
+      "kubectl",
+      "chroot",
+      "unshare",
+      "nsenter",
+      "systemd-run",
+      "at",
+      "batch",
+      "crontab",
+      "xdg-open",
+      "open",
+      "osascript",
+      "sqlite3",
+      "psql",
+      "mysql",
+    ].map((n) => [
+      n,
+      ((_a, cx) => [
+        unclassified(
+          cx.what,
+          `\`${n}\` runs commands or statements the guard cannot see`,
+          "run the command directly, or report that it is needed",
+        ),
+      ]) as Handler,
+    ]),
+  ),
+  // builtins
+  cd: exitLike,
+  pushd: exitLike,
+  popd: exitLike,
+  set: setBuiltin,
+  shift: exitLike,
+  exit: exitLike,
+  return: exitLike,
+  break: exitLike,
+  continue: exitLike,
+  umask: exitLike,
+  ulimit: exitLike,
+  kill: exitLike,
+  disown: exitLike,
+  unalias: exitLike,
+  wait: waitBuiltin,
+  export: assignBuiltin,
+  declare: assignBuiltin,
+  typeset: assignBuiltin,
+  local: assignBuiltin,
+  readonly: assignBuiltin,
+  unset: (args, cx) =>
+    args.some((a) => a.text.includes("[") || a.text.includes("\uE000") || a.dynamic)
+      ? [unclassified(cx.what, "`unset` of a subscripted or computed name", "use a plain name")]
+      : NONE,
+  read,
+  getopts,
+  command,
+  hash,
+  trap,
+  alias,
+  shopt,
+  let: refuse("`let` evaluates arithmetic, which can run code", "compute the value elsewhere"),
+  mapfile: refuse("`mapfile` can run a callback", "read the file with cat"),
+  readarray: refuse("`readarray` can run a callback", "read the file with cat"),
+  eval: refuse("`eval` runs a string as code", "run the command directly"),
+  source: refuse("`source` runs a file inside this shell", "run it as `bash file`"),
+  ".": refuse("`.` runs a file inside this shell", "run it as `bash file`"),
+  enable: refuse("`enable` loads builtins", "drop it"),
+  complete: refuse("`complete` can register code", "drop it"),
+  compgen: refuse("`compgen -C` runs a command", "drop it"),
+  bind: refuse("`bind -x` registers code", "drop it"),
+  fc: refuse("`fc` re-runs history", "run the command directly"),
+  history: refuse("`history` edits the history", "drop it"),
+  coproc: refuse("`coproc` starts a background process", "run the command directly"),
+  function: refuse("function definitions are not classified", "run the commands directly"),
+  select: refuse("`select` is interactive", "drop it"),
+  case: refuse("`case` is not classified", "use if/then"),
+  watch: refuse("`watch` runs its command through a shell", "run the command once"),
+  // wrappers
+  sudo,
+  doas: sudo,
+  env,
+  timeout,
+  gtimeout: timeout,
+  nice,
+  time: timeCmd,
+  stdbuf,
+  ionice,
+  nohup,
+  builtin,
+  exec: execBuiltin,
+  busybox,
+};

@@ -1,0 +1,46 @@
+/**
+ * What a shell command does, as far as the guard is concerned. Classification is role-independent; the policy
+ * (../policy.ts) turns effects into a decision for the calling role.
+ */
+
+import type { Word } from "./parse.js";
+
+/** A directory the command may run in; null when the guard cannot tell (after `cd "$x"`, `popd`, …). */
+export type Cwd = string | null;
+
+export type DenyRule =
+  | "guard.spawn"
+  | "guard.devrites-write"
+  | "guard.git-mutation"
+  | "guard.install"
+  | "guard.publish"
+  | "guard.shell-unclassified";
+
+export type Effect =
+  /** Sets a shell or environment variable (assignment, `export`, `read`, `for`). */
+  | { kind: "env"; name: string; value?: Word; what: string }
+  /** Runs a program whose behaviour the guard cannot see (allowed for the wright only). */
+  | { kind: "exec"; what: string; why: string }
+  /** Runs a proof command: tests, type checks, linters in check mode (the proof runner and the wright). */
+  | { kind: "test"; what: string }
+  /** Writes, creates or deletes the file (or, with `dir`, the directory) `target`, relative to each of `cwds`. */
+  | { kind: "write"; target: Word; cwds: Cwd[]; dir?: boolean; what: string }
+  /** Writes somewhere the guard cannot determine. */
+  | { kind: "write-unknown"; what: string; why: string }
+  /** Forbidden for every leaf, or not classifiable. */
+  | { kind: "deny"; rule: DenyRule; what: string; why: string; hint: string };
+
+export const exec = (what: string, why: string): Effect => ({ kind: "exec", what, why });
+export const test = (what: string): Effect => ({ kind: "test", what });
+export const writeUnknown = (what: string, why: string): Effect => ({ kind: "write-unknown", what, why });
+export const writes = (what: string, targets: readonly Word[], cwds: Cwd[], dir = false): Effect[] =>
+  targets.map((target) => ({ kind: "write", target, cwds, dir, what }));
+export const deny = (rule: DenyRule, what: string, why: string, hint: string): Effect => ({
+  kind: "deny",
+  rule,
+  what,
+  why,
+  hint,
+});
+export const unclassified = (what: string, why: string, hint: string): Effect =>
+  deny("guard.shell-unclassified", what, why, hint);

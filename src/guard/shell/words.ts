@@ -1,0 +1,25 @@
+/** Small predicates over parsed words. */
+
+import { DYN, type Word } from "./parse.js";
+import { GLOB_BRACKET } from "./prescan.js";
+
+/** The word's text when it is fully known (no expansion, no glob), else undefined. */
+export function literal(w: Word | undefined): string | undefined {
+  return w && !w.dynamic && !w.glob ? w.text : undefined;
+}
+
+/**
+ * Whether the word could be (or expand to) an option: it starts with `-`, starts with an expansion, may split
+ * into several words, or is a glob whose first character is a wildcard (a file named `-i` would match).
+ */
+export function mayBeOption(w: Word): boolean {
+  const first = w.text[0];
+  if (first === "-" || first === DYN || w.split) return true;
+  return w.glob && (first === "*" || first === "?" || first === GLOB_BRACKET);
+}
+
+/** Lower-cased last path segment: the name bash would look up, as a case-insensitive file system sees it. */
+export function commandBase(name: string): string {
+  const slash = name.lastIndexOf("/");
+  return (slash >= 0 ? name.slice(slash + 1) : name).toLowerCase();
+}

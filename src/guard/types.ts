@@ -1,0 +1,61 @@
+/**
+ * The guard's public types. The guard is a pure function from a host's PreToolUse hook input plus the
+ * workspace's active packets to a decision; the hook entry point loads the context and prints the answer.
+ */
+
+import type { RoleName } from "../envelope/roles.js";
+
+import type { ScopeCheck } from "../scope/index.js";
+
+export type { ScopeCheck };
+
+/** One active run, as the guard needs it: who runs and what it may write. */
+export interface ActivePacket {
+  run_id: string;
+  role: RoleName;
+  /** The packet's `scope.allowed_repo_writes`: exact, normalised repository paths. */
+  allowed_repo_writes: string[];
+}
+
+export interface GuardContext {
+  /** Repository root (a realpath). */
+  root: string;
+  /** The active runs, from `.devrites/state.json` and their packets (the hook loads them). */
+  activePackets: ActivePacket[];
+  /**
+   * Symlink-aware containment of a repository path (production: `resolveRepoPath(root, p)` from src/scope).
+   * The only file-system access the guard makes.
+   */
+  resolve(repoPath: string): ScopeCheck;
+  /**
+   * Optional: whether `name` is a locally installed executable (production: `node_modules/.bin/<name>` exists).
+   * Without it, `npx <name>` is treated as a download and denied as an install.
+   */
+  hasLocalBin?(name: string): boolean;
+}
+
+export type GuardDecision =
+  | { decision: "allow"; caller: "root" | "leaf"; role?: RoleName }
+  | { decision: "deny"; rule: GuardRule; reason: string; role?: string; input?: string };
+
+/** Stable rule codes; scripts and the run ledger match on them. */
+export const GUARD_RULES = [
+  "guard.malformed-input",
+  "guard.input-too-large",
+  "guard.unknown-role",
+  "guard.no-active-packet",
+  "guard.ambiguous-packet",
+  "guard.unknown-tool",
+  "guard.spawn",
+  "guard.devrites-write",
+  "guard.git-mutation",
+  "guard.install",
+  "guard.publish",
+  "guard.readonly-write",
+  "guard.shell-unclassified",
+  "guard.write-target-unknown",
+  "guard.outside-allowlist",
+  "guard.internal-error",
+] as const;
+
+export type GuardRule = (typeof GUARD_RULES)[number];
