@@ -1,5 +1,6 @@
 import type { Command } from "../command.js";
 import { askCommand } from "./ask.js";
+import { demoCommand } from "./demo.js";
 import { evalCommand } from "./eval.js";
 import { generateCommand } from "./generate.js";
 import { graphCommand } from "./graph.js";
@@ -19,6 +20,7 @@ import { validateCommand } from "./validate.js";
 /** One import per command module; keep sorted. */
 export const allCommands: Command[] = [
   askCommand,
+  demoCommand,
   evalCommand,
   generateCommand,
   graphCommand,
