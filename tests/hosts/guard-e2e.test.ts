@@ -15,7 +15,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { afterAll, expect, it } from "vitest";
-import type { Role } from "../../src/envelope/roles.js";
+import type { RoleName as Role } from "../../src/envelope/roles.js";
 import * as A from "./harness/fake-anthropic.js";
 import * as R from "./harness/fake-responses.js";
 import { ensureHosts } from "./harness/install.js";
@@ -216,5 +216,164 @@ describeHosts("guard e2e: Claude Code with the generated project adapters", host
     expect(permissionDenials(o.run).map((d) => [d.tool_name, d.tool_use_id])).toEqual([
       ["Bash", "toolu_redirect"],
     ]);
+  });
+
+  it("the wright's allowlisted writes succeed (Write and a shell append to src/a.ts)", async () => {
+    const s = await devritesProject("claude", [{ role: "devrites-slice-wright", allow: ["src/a.ts"] }]);
+    const o = await driveClaude(s, "devrites-slice-wright", [
+      {
+        id: "toolu_write",
+        tool: "Write",
+        input: { file_path: join(s.project, "src", "a.ts"), content: "export const a = 2;\n" },
+      },
+      { id: "toolu_append", tool: "Bash", input: { command: "echo '// wright' >> src/a.ts" } },
+    ]);
+    expectClaudeAllowed(o, "toolu_write");
+    expectClaudeAllowed(o, "toolu_append");
+    expect(readFileSync(join(s.project, "src", "a.ts"), "utf8")).toBe("export const a = 2;\n// wright\n");
+    expect(permissionDenials(o.run)).toEqual([]);
+    const writes = o.hookCalls.filter((c) => c.tool_name === "Write" || c.tool_name === "Bash");
+    expect(writes.map((c) => c.agent_type)).toEqual(["devrites-slice-wright", "devrites-slice-wright"]);
+  });
+
+  it("the wright's writes outside the allowlist are blocked [guard.outside-allowlist]; src/a.ts is written", async () => {
+    const s = await devritesProject("claude", [{ role: "devrites-slice-wright", allow: ["src/a.ts"] }]);
+    const o = await driveClaude(s, "devrites-slice-wright", [
+      {
+        id: "toolu_b",
+        tool: "Write",
+        input: { file_path: join(s.project, "src", "b.ts"), content: "export const b = 1;\n" },
+      },
+      { id: "toolu_c", tool: "Bash", input: { command: "echo x > src/c.ts" } },
+      {
+        id: "toolu_a",
+        tool: "Write",
+        input: { file_path: join(s.project, "src", "a.ts"), content: "export const a = 3;\n" },
+      },
+    ]);
+    expect(existsSync(join(s.project, "src", "b.ts"))).toBe(false);
+    expect(existsSync(join(s.project, "src", "c.ts"))).toBe(false);
+    expectClaudeDenied(o, "toolu_b", "guard.outside-allowlist");
+    expectClaudeDenied(o, "toolu_c", "guard.outside-allowlist");
+    expectClaudeAllowed(o, "toolu_a");
+    expect(readFileSync(join(s.project, "src", "a.ts"), "utf8")).toBe("export const a = 3;\n");
+    expect(permissionDenials(o.run).map((d) => [d.tool_name, d.tool_use_id])).toEqual([
+      ["Write", "toolu_b"],
+      ["Bash", "toolu_c"],
+    ]);
+  });
+
+  it("a leaf cannot spawn: Agent is not offered to it, and a shell spawn is blocked [guard.spawn]", async () => {
+    const s = await devritesProject("claude", [{ role: "devrites-evidence-scout" }]);
+    const o = await driveClaude(s, "devrites-evidence-scout", [
+      {
+        id: "toolu_agent",
+        tool: "Agent",
+        input: {
+          description: "grandchild",
+          prompt: "go",
+          subagent_type: "devrites-evidence-scout",
+          run_in_background: false,
+        },
+      },
+      { id: "toolu_shell_spawn", tool: "Bash", input: { command: "claude -p 'write notes.md'" } },
+      { id: "toolu_ls", tool: "Bash", input: { command: "ls src" } },
+    ]);
+    // Claude Code does not offer subagents the Agent tool (depth one is the host's own rule), so the guard's
+    // `guard.spawn` rule for Agent cannot be reached on this host: assert the tool is absent, that a call made
+    // anyway is refused by the host before any hook, and that no second-level agent ever asked the model.
+    for (const c of o.childRequests) expect(c.toolNames).not.toContain("Agent");
+    expect(o.child.toolResultBlock("toolu_agent")).toMatchObject({ isError: true });
+    expect(o.child.toolResult("toolu_agent")).toContain("No such tool available: Agent");
+    expect(new Set(o.childRequests.map((c) => c.agentId)).size).toBe(1);
+    expect(o.hookCalls.some((c) => c.tool_name === "Agent" && c.agent_type)).toBe(false);
+    // The way that is offered, another agent CLI through Bash, is the guard's.
+    expectClaudeDenied(o, "toolu_shell_spawn", "guard.spawn");
+    expectClaudeAllowed(o, "toolu_ls");
+    expect(o.child.toolResult("toolu_ls")).toContain("a.ts");
+  });
+});
+
+/** Codex: the main turn spawns `role` (`multi_agent_v1`, slug `fake-model`) and waits; the child makes `steps`. */
+function codexLeaf(role: Role, steps: Step[]): R.ResponsesScenario {
+  const ns = { namespace: "multi_agent_v1" };
+  return (_req, ctx) => {
+    if (ctx.isSubagent) {
+      const next = steps.find((s) => !ctx.hasToolResult(s.id));
+      return next ? R.functionCall(next.id, next.tool, next.input) : R.text(`${role} done`);
+    }
+    if (!ctx.hasToolResult("call_spawn")) {
+      return R.functionCall(
+        "call_spawn",
+        "spawn_agent",
+        { agent_type: role, message: "Do the scripted steps." },
+        ns,
+      );
+    }
+    if (!ctx.hasToolResult("call_wait")) {
+      const { agent_id } = JSON.parse(ctx.toolResult("call_spawn")!) as { agent_id: string };
+      return R.functionCall("call_wait", "wait_agent", { targets: [agent_id] }, ns);
+    }
+    return R.text("parent done");
+  };
+}
+
+async function driveCodex(s: Sandbox, role: Role, steps: Step[]) {
+  const fake = await R.startFakeResponses(codexLeaf(role, steps));
+  try {
+    const log = s.path("hook-log.jsonl");
+    const run = await runCodex({ prompt: "delegate", fake, sandbox: s, env: { DEVRITES_HOOK_LOG: log } });
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.errors.some((e) => e.includes("Ignoring malformed agent role"))).toBe(false);
+    expect(fake.failures).toEqual([]);
+    const children = fake
+      .modelRequests()
+      .map(R.responsesContextOf)
+      .filter((c) => c.isSubagent);
+    expect(children.length).toBeGreaterThan(0);
+    const hookCalls = readJsonLinesFile(log)
+      .filter((l) => l.hook === "pre-tool-use")
+      .map((l) => JSON.parse(String(l.stdin)) as Record<string, unknown>);
+    return { run, child: children.at(-1)!, children, hookCalls };
+  } finally {
+    await fake.close();
+  }
+}
+
+describeHosts("guard e2e: Codex with the generated project adapters", hosts, ["codex"], () => {
+  it("a read-only role's shell write is blocked by .codex/hooks.json [guard.readonly-write]; ls runs", async () => {
+    const s = await devritesProject("codex", [{ role: "devrites-evidence-scout" }]);
+    const o = await driveCodex(s, "devrites-evidence-scout", [
+      { id: "call_touch", tool: "exec_command", input: { cmd: "touch blocked.txt" } },
+      { id: "call_ls", tool: "exec_command", input: { cmd: "ls src" } },
+    ]);
+    expect(existsSync(join(s.project, "blocked.txt"))).toBe(false);
+    expect(o.child.toolResult("call_touch")).toContain("Command blocked by PreToolUse hook");
+    expect(o.child.toolResult("call_touch")).toContain(
+      "devrites guard denied this call [guard.readonly-write]",
+    );
+    expect(o.child.toolResult("call_ls")).toContain("Process exited with code 0");
+    expect(o.child.toolResult("call_ls")).toContain("a.ts");
+    // Codex offers no multi-agent tools to the child (depth one on this host too).
+    for (const c of o.children) expect(c.toolNames.some((t) => t.startsWith("multi_agent_v1"))).toBe(false);
+    const shell = o.hookCalls.filter((c) => c.agent_type !== undefined);
+    expect(shell.map((c) => [c.tool_name, c.agent_type])).toEqual([
+      ["Bash", "devrites-evidence-scout"],
+      ["Bash", "devrites-evidence-scout"],
+    ]);
+  });
+
+  it("the wright writes its allowlisted file; a write outside the allowlist is blocked [guard.outside-allowlist]", async () => {
+    const s = await devritesProject("codex", [{ role: "devrites-slice-wright", allow: ["src/a.ts"] }]);
+    const o = await driveCodex(s, "devrites-slice-wright", [
+      { id: "call_b", tool: "exec_command", input: { cmd: "echo x > src/b.ts" } },
+      { id: "call_a", tool: "exec_command", input: { cmd: "echo 'export const a = 4;' > src/a.ts" } },
+    ]);
+    expect(existsSync(join(s.project, "src", "b.ts"))).toBe(false);
+    expect(o.child.toolResult("call_b")).toContain(
+      "devrites guard denied this call [guard.outside-allowlist]",
+    );
+    expect(o.child.toolResult("call_a")).toContain("Process exited with code 0");
+    expect(readFileSync(join(s.project, "src", "a.ts"), "utf8")).toBe("export const a = 4;\n");
   });
 });
