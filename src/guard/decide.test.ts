@@ -589,6 +589,9 @@ describe("guard.readonly-write", () => {
     "npx vitest run -u",
     "pytest --snapshot-update",
     "cd src; echo x > a.ts",
+    "rm -f /dev/null",
+    "cp src/a.ts /dev/null",
+    "touch /dev/null",
   ];
   const nearMisses = [
     "cat src/a.ts > /dev/null",
@@ -712,7 +715,6 @@ describe("guard.shell-unclassified", () => {
     "node script.js",
     "./run.sh",
     "npm run build",
-    "npm run lint:fix",
     "npx vitest run",
     "pytest",
     "curl https://example.com",
@@ -795,7 +797,7 @@ describe("the proof runner's commands", () => {
   ];
   const notProof = [
     ["npm run build", "guard.shell-unclassified"],
-    ["npm run format", "guard.shell-unclassified"],
+    ["npm run format", "guard.readonly-write"],
     ["npx tsc", "guard.shell-unclassified"],
     ["npx eslint --fix src", "guard.readonly-write"],
     ["npx prettier --write src", "guard.readonly-write"],
@@ -821,6 +823,13 @@ describe("the proof runner's commands", () => {
 describe("the wright's allowlist", () => {
   runCases([
     ["Write an allowlisted file", WRIGHT, "Write", () => write("src/a.ts"), "allow"],
+    // A device is harmless only as a sink (redirect, tee, dd of=); as an operand it is removed or replaced.
+    ["redirect into /dev/null (near miss)", WRIGHT, "Bash", bash("npm test > /dev/null 2>&1"), "allow"],
+    ["tee into /dev/null (near miss)", WRIGHT, "Bash", bash("echo x | tee /dev/null"), "allow"],
+    ["rm /dev/null", WRIGHT, "Bash", bash("rm -f /dev/null"), "guard.outside-allowlist"],
+    ["mv onto /dev/null", WRIGHT, "Bash", bash("mv src/a.ts /dev/null"), "guard.outside-allowlist"],
+    ["ln over /dev/null", WRIGHT, "Bash", bash("ln -sf src/a.ts /dev/null"), "guard.outside-allowlist"],
+    ["chmod /dev/null", WRIGHT, "Bash", bash("chmod 600 /dev/null"), "guard.outside-allowlist"],
     ["Write a new allowlisted file", WRIGHT, "Write", () => write("src/new/c.ts"), "allow"],
     [
       "Edit an allowlisted file",
@@ -908,6 +917,20 @@ describe("the wright's allowlist", () => {
       "guard.write-target-unknown",
     ],
     ["Codex Write alias with a patch", WRIGHT, "Write", patch("*** Add File: src/new/c.ts", "+c"), "allow"],
+    [
+      "path and patch in one Write",
+      WRIGHT,
+      "Write",
+      () => ({ ...write("src/a.ts"), ...patch("*** Add File: src/z.ts", "+z") }),
+      "guard.outside-allowlist",
+    ],
+    [
+      "Codex exec_command cmd field",
+      WRIGHT,
+      "exec_command",
+      { cmd: "rm src/b.ts" },
+      "guard.outside-allowlist",
+    ],
     ["redirect to an allowlisted file", WRIGHT, "Bash", bash("echo x > src/a.ts"), "allow"],
     ["redirect to another file", WRIGHT, "Bash", bash("echo x > src/b.ts"), "guard.outside-allowlist"],
     ["absolute redirect", WRIGHT, "Bash", () => bash(`echo x > ${root}/src/a.ts`), "allow"],
@@ -1023,6 +1046,14 @@ describe("the wright's allowlist", () => {
     ["fd-number redirect", WRIGHT, "Bash", bash("npm test 2>src/b.ts"), "guard.outside-allowlist"],
     ["running tests (near miss)", WRIGHT, "Bash", bash("npm test && npx tsc --noEmit"), "allow"],
     ["running a script (near miss)", WRIGHT, "Bash", bash("node scripts/build.js"), "allow"],
+    ["a build script (near miss)", WRIGHT, "Bash", bash("npm run build"), "allow"],
+    [
+      "a script that says it rewrites files",
+      WRIGHT,
+      "Bash",
+      bash("npm run lint:fix"),
+      "guard.write-target-unknown",
+    ],
     ["PATH override", WRIGHT, "Bash", bash("PATH=./bin:$PATH make"), "guard.shell-unclassified"],
     ["NODE_ENV (near miss)", WRIGHT, "Bash", bash("NODE_ENV=test npm test"), "allow"],
     [

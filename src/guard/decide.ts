@@ -119,6 +119,21 @@ function leafDecision(call: Extract<Call, { kind: "leaf" }>, ctx: GuardContext):
           "give the file path",
         );
       }
+      // A path and a patch body in one call: both are checked.
+      const body = patchBody(input);
+      if (body?.includes("*** Begin Patch")) {
+        const parsed = patchPaths(body);
+        if (!parsed.ok) {
+          return deny(
+            "guard.malformed-input",
+            role,
+            call.toolName,
+            `the patch cannot be read (${parsed.why})`,
+            "send one well-formed edit",
+          );
+        }
+        paths.push(...parsed.paths.map((p) => p.path));
+      }
       return judgeWrites(paths, call, role, wright, allowlist, ctx);
     }
     case "patch": {
@@ -223,7 +238,12 @@ function judgeShell(
   ctx: GuardContext,
 ): GuardDecision {
   const input = call.toolInput;
-  const command = Object.hasOwn(input, "command") ? input.command : undefined;
+  // Claude and Codex's hook mapping send `command`; Codex's exec_command tool itself names it `cmd`.
+  const command = Object.hasOwn(input, "command")
+    ? input.command
+    : Object.hasOwn(input, "cmd")
+      ? input.cmd
+      : undefined;
   const workdir = Object.hasOwn(input, "workdir") ? input.workdir : undefined;
   if (
     workdir !== undefined &&

@@ -159,7 +159,10 @@ describe("classifyShell", () => {
     ["bun test", ["test"]],
     // packages and scripts
     ["npm run test:unit", ["test"]],
-    ["npm run lint:fix", ["exec"]],
+    ["npm run lint:fix", ["write-unknown"]],
+    ["npm run format", ["write-unknown"]],
+    ["pnpm format", ["write-unknown"]],
+    ["npm run build", ["exec"]],
     ["npm run", []],
     ["npm -w pkg run build", ["exec"]],
     ["npm exec vitest run", ["test"]],

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: shell syntax in test inputs, not templates
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { GLOB_BRACKET, HEREDOC_WORD, prescan } from "./prescan.js";

@@ -97,10 +97,16 @@ function publish(cx: CmdCx, what: string): Effect {
   );
 }
 
+/** Script names that say they rewrite files (`format`, `lint:fix`, `test:update-snapshots` …). */
+const REWRITING_SCRIPT = ["fix", "format", "fmt", "write", "snap", "prettier"];
+
 function script(cx: CmdCx, runner: string, name: Word | undefined): Effect {
   const n = literal(name);
   if (n === undefined)
     return unclassified(cx.what, `\`${runner} run\` with a variable script name`, "write it literally");
+  if (REWRITING_SCRIPT.some((m) => n.toLowerCase().includes(m))) {
+    return writeUnknown(cx.what, `the script \`${n}\` rewrites files the guard cannot list`);
+  }
   return isProofScript(n)
     ? test(cx.what)
     : exec(cx.what, `the script \`${n}\` is not a proof script (test, check, lint, typecheck, verify …)`);
@@ -370,6 +376,7 @@ function pmRun(
     if (opts.read?.includes(cmd)) return NONE;
     // `pnpm <name>` / `yarn <name>` runs a script of that name, or a local binary: never a download.
     if (isProofScript(cmd)) return [test(cx.what)];
+    if (REWRITING_SCRIPT.some((m) => cmd.toLowerCase().includes(m))) return [script(cx, runner, cmdWord)];
     const inner = cx.sub(args.slice(k));
     return inner.length > 0 ? inner : [exec(cx.what, `\`${runner} ${cmd}\` runs a script or binary`)];
   };

@@ -184,7 +184,6 @@ const php = interpreter({
 });
 const lua = interpreter({ code: ["-e"], valued: ["-l"], info: ["-v"] });
 const rscript = interpreter({ code: ["-e"], info: ["--version"] });
-const osascript = interpreter({ code: ["-e"] });
 const pwsh = interpreter({
   code: ["-c", "-command", "-Command", "-encodedcommand", "-EncodedCommand", "-ec", "-e"],
   info: ["-v", "-version"],
