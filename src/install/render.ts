@@ -7,7 +7,7 @@ import type { Diagnostic } from "../core/diagnostics.js";
 import { hostAssets } from "../hosts/files.js";
 import { packageMeta } from "../hosts/meta.js";
 import { planOutputs } from "../hosts/plan.js";
-import type { Host, Layout, Plan } from "../hosts/types.js";
+import type { Host, Layout, Plan, PlanInput } from "../hosts/types.js";
 import type { PackModel } from "../pack/types.js";
 import { PACKAGE_ROOT } from "./sources.js";
 
@@ -19,14 +19,12 @@ function readPackageJson(): unknown {
   }
 }
 
-/** The plan of `hosts` × `layouts` for a linted model; bundle and asset errors come back as diagnostics. */
-export async function planFor(
+/** What a plan needs besides the model, read once: the package metadata, hook bundles and skill assets. */
+export async function readPlanInputs(
   model: PackModel,
   packDir: string,
   hooksDir: string,
-  hosts: readonly Host[],
-  layouts: readonly Layout[],
-): Promise<{ plan: Plan; diagnostics: Diagnostic[] }> {
+): Promise<Omit<PlanInput, "hosts" | "layouts">> {
   const bundles = new Map<string, string>();
   for (const entry of new Set(model.hooks.map((h) => h.entry))) {
     const file = join(hooksDir, `${entry}.mjs`);
@@ -41,13 +39,18 @@ export async function planFor(
         // reported by the plan as generate.asset-missing
       }
     }
-  const planned = planOutputs(model, {
-    hosts,
-    layouts,
-    meta: packageMeta(readPackageJson()),
-    bundles,
-    assets,
-  });
+  return { meta: packageMeta(readPackageJson()), bundles, assets };
+}
+
+/** The plan of `hosts` × `layouts` from inputs already read (pure). */
+export function planWith(
+  model: PackModel,
+  inputs: Omit<PlanInput, "hosts" | "layouts">,
+  hooksDir: string,
+  hosts: readonly Host[],
+  layouts: readonly Layout[],
+): { plan: Plan; diagnostics: Diagnostic[] } {
+  const planned = planOutputs(model, { ...inputs, hosts, layouts });
   const diagnostics = planned.diagnostics.map((d) =>
     d.code === "generate.hook-bundle-missing" && d.path
       ? {
@@ -58,4 +61,15 @@ export async function planFor(
       : d,
   );
   return { plan: planned.plan, diagnostics };
+}
+
+/** The plan of `hosts` × `layouts` for a linted model; bundle and asset errors come back as diagnostics. */
+export async function planFor(
+  model: PackModel,
+  packDir: string,
+  hooksDir: string,
+  hosts: readonly Host[],
+  layouts: readonly Layout[],
+): Promise<{ plan: Plan; diagnostics: Diagnostic[] }> {
+  return planWith(model, await readPlanInputs(model, packDir, hooksDir), hooksDir, hosts, layouts);
 }

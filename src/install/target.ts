@@ -53,8 +53,15 @@ async function toplevel(dir: string): Promise<string | undefined> {
   return r.exitCode === 0 && out !== "" ? out : undefined;
 }
 
+/**
+ * The target: `option` (resolved against `cwd`; must be a top level), or without it the top level of the
+ * repository `cwd` is in.
+ */
 export async function resolveInstallTarget(cwd: string, option: string | undefined): Promise<TargetFound> {
-  const given = resolve(cwd, option ?? ".");
+  const given =
+    option !== undefined
+      ? resolve(cwd, option)
+      : ((await toplevel(cwd).catch(() => undefined)) ?? resolve(cwd));
   let isDir = false;
   try {
     isDir = statSync(given).isDirectory();

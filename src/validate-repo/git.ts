@@ -27,11 +27,11 @@ export function gitSync(cwd: string, args: readonly string[]): GitOut {
   };
 }
 
-/** The work tree's top level, or undefined outside git. */
-export function gitToplevel(cwd: string): string | undefined {
-  const r = gitSync(cwd, ["rev-parse", "--show-toplevel"]);
-  const out = r.stdout.toString("utf8").replace(/\n$/, "");
-  return r.ok && out !== "" ? out : undefined;
+/** The work tree's top level and its git folder, or undefined outside git (one git call). */
+export function gitWhere(cwd: string): { top: string; gitDir: string } | undefined {
+  const r = gitSync(cwd, ["rev-parse", "--show-toplevel", "--absolute-git-dir"]);
+  const [top, gitDir] = r.stdout.toString("utf8").split("\n");
+  return r.ok && top && gitDir ? { top, gitDir } : undefined;
 }
 
 /** NUL-separated output as paths (a name that is not UTF-8 keeps its replacement characters; it is shown only). */

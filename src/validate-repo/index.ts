@@ -13,7 +13,7 @@ import { existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { type Diagnostic, ExitCode, error, hasErrors, info, warning } from "../core/diagnostics.js";
-import { gitToplevel, stagedPaths, unstagedAmong } from "./git.js";
+import { gitWhere, stagedPaths, unstagedAmong } from "./git.js";
 import { classifyStaged, PACK_DIR, WORKSPACE } from "./staged.js";
 
 export interface ValidateOptions {
@@ -51,7 +51,8 @@ const GENERATED_MANIFEST = ".devrites-generated.json";
 const WORKSPACE_RECORDS = [".devrites/state.json", ".devrites/questions.jsonl", ".devrites/decisions.jsonl"];
 
 export async function validateRepo(opts: ValidateOptions): Promise<ValidateOutcome> {
-  const top = gitToplevel(opts.cwd);
+  const where = gitWhere(opts.cwd);
+  const top = where?.top;
   const root = top ?? opts.cwd;
   const checks: CheckView[] = [];
   const diagnostics: Diagnostic[] = [];
@@ -221,10 +222,7 @@ export async function validateRepo(opts: ValidateOptions): Promise<ValidateOutco
       const parsed = parseInstallManifest(readFileSync(join(root, INSTALL_MANIFEST), "utf8"));
       if (!parsed.ok) problems.push(parsed.diagnostic);
     }
-    const { gitSync } = await import("./git.js");
-    const gitDir = top
-      ? gitSync(root, ["rev-parse", "--absolute-git-dir"]).stdout.toString("utf8").trim()
-      : "";
+    const gitDir = where?.gitDir;
     if (gitDir && existsSync(join(gitDir, "devrites-install.journal")))
       problems.push(
         error("install.interrupted", "an install, update or uninstall was interrupted midway", {

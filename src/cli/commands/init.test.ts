@@ -170,12 +170,18 @@ describe("devrites init: bad targets", () => {
     expect(snapshot(plain).size).toBe(0);
   });
 
-  it("a subfolder of a repository: exit 2 with the top level in the hint", async () => {
+  it("--target a subfolder of a repository: exit 2 with the top level in the hint; no --target: the top level", async () => {
     const r = repo();
     const res = await cli(r, "init", "--target", "src");
     expect(res.code).toBe(2);
     expect(res.report.diagnostics[0]?.code).toBe("install.target-not-toplevel");
     expect(res.report.diagnostics[0]?.hint).toContain(r.root);
+    const fromSub = await runCapture(
+      ["init", "--dry-run", "--hooks", r.hooks, "--json"],
+      join(r.root, "src"),
+    );
+    expect(fromSub.code).toBe(0);
+    expect(JSON.parse(fromSub.stdout).data.target).toBe(r.root);
   });
 
   it("a target reached through a symlink that leads out of the repository: exit 2", async () => {
