@@ -15,7 +15,6 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
-import type { CommandIo } from "../cli/command.js";
 import type { Diagnostic } from "../core/diagnostics.js";
 import { parseJsonText, parsePacket } from "../envelope/parse.js";
 import type { AgentPacket } from "../envelope/types.js";
@@ -27,6 +26,7 @@ import { quoteDefect } from "../run/retry.js";
 import type { StatusView } from "../run/status.js";
 import { readRunEvents } from "../run/workspace.js";
 import type { Question, RunEvent } from "../run/workspace-types.js";
+import { cli } from "./cli.js";
 import { installPack } from "./install.js";
 import { DEMO_JOURNEY, demoJourney } from "./journey.js";
 import { SAMPLE_FILES, USER_FILE, USER_WORK_IN_PROGRESS } from "./sample.js";
@@ -98,28 +98,6 @@ export class DemoFailure extends Error {
     super(message);
     this.name = "DemoFailure";
   }
-}
-
-interface CliOutput {
-  code: number;
-  stdout: string;
-  stderr: string;
-  /** The `--json` report, when asked for. */
-  json?: { exitCode: number; diagnostics: Diagnostic[]; data?: unknown };
-}
-
-/** Run one devrites command in-process through the CLI shell (the same exit-code mapping as the binary). */
-async function cli(root: string, argv: string[], stdin?: string): Promise<CliOutput> {
-  const { run } = await import("../cli/main.js"); // at call time: the command table imports this module
-  const out: string[] = [];
-  const err: string[] = [];
-  const io: CommandIo = { cwd: root, env: {}, out: (t) => out.push(t), err: (t) => err.push(t) };
-  if (stdin !== undefined) io.readStdin = async () => stdin;
-  const code = await run(argv, io);
-  const stdout = out.join("\n");
-  const result: CliOutput = { code, stdout, stderr: err.join("\n") };
-  if (argv.includes("--json")) result.json = JSON.parse(stdout) as CliOutput["json"];
-  return result;
 }
 
 /** git in the sample project, isolated from the caller's repository variables, hooks and signing. */
@@ -398,25 +376,24 @@ export async function runDemo(opts: DemoOptions = {}): Promise<DemoReport> {
     report.graph = installed.graph;
     const installStep: DemoStep = {
       stage: "install",
-      shows: `the pack installed for ${installed.hosts.join(" and ")} (project files), committed`,
-      expected: "installed",
+      shows: `devrites init installs the pack for ${installed.hosts.join(" and ") || "no host"}; committed`,
+      expected: "init exits 0",
       codes: sortedCodes(installed.diagnostics),
       diagnostics: installed.diagnostics.map((d) => ({
         code: d.code,
         message: d.message,
         ...(d.path ? { path: d.path } : {}),
       })),
-      notes: [
-        `${installed.written.length} files written`,
-        installed.hooks
-          ? "hooks wired"
-          : "hook bundles not built (npm run build): installed without hook wiring",
-      ],
+      commands: [{ argv: ["init"], exitCode: installed.exitCode, expected: 0 }],
+      notes: [`${installed.changed} files installed`],
       ok: false,
     };
     report.steps.push(installStep);
-    if (!installed.ok)
-      fail("install", `the pack did not install: ${installed.diagnostics.map((d) => d.code).join(", ")}`);
+    if (installed.exitCode !== 0)
+      fail(
+        "install",
+        `devrites init exited ${installed.exitCode}: ${installed.diagnostics.map((d) => `${d.code}: ${d.message}`).join("; ")}`,
+      );
     const edges = new Set(installed.graph.edges.map((e) => `${e.from}>${e.to}`));
     for (const s of demoJourney().steps)
       if (s.kind === "dispatch")
@@ -424,7 +401,8 @@ export async function runDemo(opts: DemoOptions = {}): Promise<DemoReport> {
           if (!edges.has(`${s.rite}>${p.role}`))
             fail("install", `the org chart does not let ${s.rite} dispatch ${p.role}`);
     installStep.notes.push("every dispatch of the demo journey is an edge of the org chart");
-    git(root, "add", "-A");
+    // Commit what init installed, not the workspace's state (the journey's to write).
+    git(root, "add", "-A", "--", ".", ":(exclude).devrites/state.json");
     git(root, "commit", "-q", "--no-verify", "-m", "install devrites");
     writeFiles(root, [{ path: USER_FILE, content: USER_WORK_IN_PROGRESS }]);
     installStep.notes.push(`your uncommitted work in progress: ${USER_FILE}`);

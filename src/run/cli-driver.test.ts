@@ -13,6 +13,7 @@ import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { sha256Hex } from "../core/hash.js";
 import { runPacketNew } from "../dispatch/packet-new.js";
+import { runResultCheck } from "../dispatch/result-check.js";
 import { recordResult } from "../dispatch/result-record.js";
 import { parsePacket } from "../envelope/parse.js";
 import type { AgentPacket, AgentResult, Payload, RepoWrite } from "../envelope/types.js";
@@ -379,6 +380,36 @@ describe("CliDriver under the engine", () => {
     expect(eventTypes(RUN2)).toContain("step.accepted");
     const state = readState(root, new Date().toISOString());
     expect(state.ok && state.state.active_runs).toEqual([]);
+  });
+
+  it("a check the SubagentStop hook made (result check) does not stand in for the engine's own", async () => {
+    const ids = [RUN, RUN2];
+    const mintRunId = () => ids.shift() ?? "run-20261129T221502Z-00000000";
+    await drain(startJourney(root, { journey: "cli-driver-test", driver: CLI_DRIVER, mintRunId }));
+    record(RUN, resultFor(packetOf(RUN), dossier));
+    write("src/app.js", "the user edits while the scout is out\n");
+    // What the hook does when the leaf stops: judge the stored result with `result check`.
+    const hook = await runResultCheck({ cwd: root, result: workspacePaths.result(RUN), now: new Date() });
+    expect(hook.data?.verdict).toBe("rejected");
+    expect(await drain(resumeJourney(root, { mintRunId }))).toMatchObject({
+      status: "await",
+      runs: [{ run_id: RUN2 }],
+    });
+    const engineChecks = readRunEvents(root, RUN).values.filter(
+      (e) => e.type === "result.checked" && e.data.step_id !== undefined,
+    );
+    expect(engineChecks.map((e) => e.data.diagnostics)).toEqual([
+      [
+        {
+          code: "result.stale",
+          path: "src/app.js",
+          message: "src/app.js changed after the packet was frozen",
+        },
+      ],
+    ]);
+    expect(packetOf(RUN2).objective).toContain(
+      '"result.stale (src/app.js): src/app.js changed after the packet was frozen"',
+    );
   });
 
   it("runs with driveJourney directly (the driver is an ordinary Driver)", async () => {

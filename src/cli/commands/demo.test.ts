@@ -35,7 +35,9 @@ describe("devrites demo", () => {
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     const out = r.stdout;
-    expect(out).toMatch(/✓ install\s+the pack installed for claude and codex/);
+    expect(out).toMatch(
+      /✓ install\s+devrites init installs the pack for claude and codex; committed\n\s+\$ devrites init → exit 0/,
+    );
     expect(out).toMatch(
       /✓ scout\s+rite-spec\/devrites-evidence-scout#1 attempt 1 → accepted · guard unavailable/,
     );
@@ -140,8 +142,8 @@ describe("devrites demo", () => {
       "final",
     ]);
     const install = data.steps[0];
-    // Without built hook bundles the pack installs without hooks and says so; with them, no diagnostic.
-    expect(install?.codes.every((c) => c === "demo.hooks-not-built")).toBe(true);
+    expect(install?.commands?.map((c) => [c.argv, c.exitCode])).toEqual([[["init"], 0]]);
+    expect(install?.codes).toEqual([]);
     const gate = data.steps.find((s) => s.stage === "gate");
     expect(gate?.commands?.map((c) => [c.argv[0], c.exitCode, c.expected])).toEqual([
       ["resume", 3, 3],

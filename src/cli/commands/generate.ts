@@ -19,7 +19,7 @@ import { commandNames } from "../registry.js";
 import { anchorDiagnostics } from "./pack-lint.js";
 
 /** The devrites package root (three levels up from both src/cli/commands and dist/cli/commands). */
-export const PACKAGE_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
+const PACKAGE_ROOT = fileURLToPath(new URL("../../../", import.meta.url));
 
 /** Diagnostic codes that mean the command line or the target is wrong (exit 2). */
 const USAGE_CODES = new Set([
@@ -57,7 +57,7 @@ async function resolveTarget(option: string | undefined, io: CommandIo): Promise
 }
 
 /** Read the hook bundles the wiring names; absent ones are left out (the plan reports them). */
-export async function readBundles(dir: string, model: PackModel): Promise<Map<string, string>> {
+async function readBundles(dir: string, model: PackModel): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (const entry of new Set(model.hooks.map((h) => h.entry))) {
     try {
@@ -69,7 +69,7 @@ export async function readBundles(dir: string, model: PackModel): Promise<Map<st
   return out;
 }
 
-export async function readAssets(packDir: string, model: PackModel): Promise<Map<string, string>> {
+async function readAssets(packDir: string, model: PackModel): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   for (const s of model.skills) {
     for (const a of hostAssets(s)) {
