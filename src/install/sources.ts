@@ -7,14 +7,13 @@
  */
 
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { type Diagnostic, ExitCode, hasErrors } from "../core/diagnostics.js";
 import { lintPack } from "../pack/lint.js";
 import { loadPack } from "../pack/load.js";
 import type { PackModel } from "../pack/types.js";
+import { PACKAGE_ROOT } from "./package-root.js";
 
-/** The devrites package root (two levels up from both src/install and dist/install). */
-export const PACKAGE_ROOT = fileURLToPath(new URL("../../", import.meta.url));
+export { PACKAGE_ROOT };
 export const PACKAGE_PACK = join(PACKAGE_ROOT, "pack", ".claude");
 export const PACKAGE_HOOKS = join(PACKAGE_ROOT, "hooks");
 

@@ -9,10 +9,11 @@
  * modules only when it runs, so a commit that touches one run does not load the pack or the adapters.
  */
 
-import { existsSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { type Diagnostic, ExitCode, error, hasErrors, info, warning } from "../core/diagnostics.js";
+import { PACKAGE_ROOT } from "../install/package-root.js";
 import { gitWhere, stagedPaths, unstagedAmong } from "./git.js";
 import { classifyStaged, PACK_DIR, WORKSPACE } from "./staged.js";
 
@@ -24,6 +25,8 @@ export interface ValidateOptions {
   /** The pack and hook bundles to render from when the repository has no pack of its own (default: the package's). */
   packDir?: string | undefined;
   hooksDir?: string | undefined;
+  /** The devrites package root (default: the running one); the repository at it is devrites itself. */
+  packageRoot?: string | undefined;
 }
 
 export type CheckName = "pack" | "adapters" | "install" | "workspace" | "active-runs";
@@ -93,7 +96,8 @@ export async function validateRepo(opts: ValidateOptions): Promise<ValidateOutco
       return done(ExitCode.Ok, "validate --staged: nothing is staged; nothing to check");
     staged = s.paths;
   }
-  const classes = staged ? classifyStaged(staged) : undefined;
+  const self = samePath(root, opts.packageRoot ?? PACKAGE_ROOT);
+  const classes = staged ? classifyStaged(staged, self) : undefined;
   const evaluated = new Set<string>();
   const mark = (paths: Iterable<string>) => {
     for (const p of paths) evaluated.add(p);
@@ -109,7 +113,7 @@ export async function validateRepo(opts: ValidateOptions): Promise<ValidateOutco
   const hasWorkspace =
     existsSync(join(root, WORKSPACE, "runs")) || WORKSPACE_RECORDS.some((f) => existsSync(join(root, f)));
   const installed = existsSync(join(root, INSTALL_MANIFEST));
-  const packTouched = classes ? classes.pack.length > 0 : true;
+  const packTouched = classes ? classes.pack.length + classes.sources.length > 0 : true;
   const genTouched = classes ? classes.generated.length > 0 : true;
 
   // ---------------------------------------------------------------- pack lint (and the model for drift)
@@ -137,7 +141,7 @@ export async function validateRepo(opts: ValidateOptions): Promise<ValidateOutco
       model = value.model;
       modelDir = join(root, PACK_DIR);
     }
-    if (classes) mark(classes.pack);
+    if (classes) mark([...classes.pack, ...classes.sources]);
   } else if (classes && classes.pack.length > 0) {
     diagnostics.push(
       info("validate.pack-removed", `${PACK_DIR} is gone; nothing left to lint`, { path: PACK_DIR }),
@@ -198,7 +202,7 @@ export async function validateRepo(opts: ValidateOptions): Promise<ValidateOutco
               : `${r.drifted} of ${r.files} files drifted (${r.layouts.join(", ")})`,
           ms: performance.now() - t,
         });
-        if (classes) mark(classes.generated.filter((p) => r.covered.has(p)));
+        if (classes) mark([...classes.generated.filter((p) => r.covered.has(p)), ...classes.sources]);
       }
     } else if (hasPack && packTouched) {
       diagnostics.push(
@@ -317,8 +321,11 @@ export async function validateRepo(opts: ValidateOptions): Promise<ValidateOutco
           {
             path: unevaluated.slice(0, 5).join(", ") + (unevaluated.length > 5 ? ", …" : ""),
             hint:
-              "devrites is not set up in this repository (no pack/.claude, no generated adapters, no .devrites/state.json): " +
-              "run devrites init, or remove the hook",
+              hasPack || hasGeneratedManifest(root) || installed
+                ? "devrites checks pack files, generated files and .devrites/ records here; other files only against " +
+                  "active runs, which needs .devrites/state.json (devrites init creates it)"
+                : "devrites is not set up in this repository (no pack/.claude, no generated adapters, no " +
+                  ".devrites/): run devrites init, or remove the hook",
           },
         ),
       );
@@ -361,6 +368,14 @@ export async function validateRepo(opts: ValidateOptions): Promise<ValidateOutco
   }
   const failed = hasErrors(diagnostics);
   return done(failed ? ExitCode.Violation : ExitCode.Ok, summaryText("validate", checks, failed));
+}
+
+function samePath(a: string, b: string): boolean {
+  try {
+    return realpathSync(a) === realpathSync(b);
+  } catch {
+    return false;
+  }
 }
 
 /** Whether any root a layout writes holds a sidecar manifest (cheap: a handful of stats, no planning). */

@@ -62,6 +62,21 @@ describe("classifyStaged", () => {
     ]);
   });
 
+  it("in the devrites repository itself, the renderers, hook sources and package.json feed the generated files", () => {
+    const paths = [
+      "src/hosts/claude/render.ts",
+      "hooks-src/pre-tool-use.ts",
+      "hooks/pre-tool-use.mjs",
+      "package.json",
+      "docs/x.md",
+      "srcs/a.ts",
+    ];
+    expect(classifyStaged(paths, true).sources).toEqual(paths.slice(0, 4));
+    expect(classifyStaged(paths, true).other).toEqual(["docs/x.md", "srcs/a.ts"]);
+    expect(classifyStaged(paths).sources).toEqual([]);
+    expect(classifyStaged(paths).other).toEqual(paths);
+  });
+
   it("a file directly in runs/ is a workspace file, not a run", () => {
     const c = classifyStaged([".devrites/runs/stray.txt"]);
     expect(c.runs.size).toBe(0);

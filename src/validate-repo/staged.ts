@@ -18,9 +18,16 @@ export const GENERATED_PREFIXES = [
   ".claude-plugin/",
 ];
 export const GENERATED_FILES = ["AGENTS.md"];
+/**
+ * In the devrites repository itself, what the generated files are also rendered from (the renderers, the hook
+ * sources and bundles, the package metadata) and what the pack lint reads (the CLI's command names).
+ */
+export const SELF_SOURCES = ["src/", "hooks-src/", "hooks/", "package.json"];
 
 export interface StagedClasses {
   pack: string[];
+  /** The devrites repository's own sources of generated files (only when `self`). */
+  sources: string[];
   /** Candidates for the drift check; what it does not cover falls back to `other`. */
   generated: string[];
   /** Run id → its staged paths. */
@@ -32,10 +39,20 @@ export interface StagedClasses {
 
 const RUN_PATH = /^\.devrites\/runs\/([^/]+)\/./;
 
-export function classifyStaged(paths: readonly string[]): StagedClasses {
-  const out: StagedClasses = { pack: [], generated: [], runs: new Map(), workspace: [], other: [] };
+/** `self`: the repository is devrites itself (its generated files are rendered from its own sources too). */
+export function classifyStaged(paths: readonly string[], self = false): StagedClasses {
+  const out: StagedClasses = {
+    pack: [],
+    sources: [],
+    generated: [],
+    runs: new Map(),
+    workspace: [],
+    other: [],
+  };
   for (const p of paths) {
     if (p.startsWith(`${PACK_DIR}/`)) out.pack.push(p);
+    else if (self && SELF_SOURCES.some((s) => (s.endsWith("/") ? p.startsWith(s) : p === s)))
+      out.sources.push(p);
     else if (GENERATED_FILES.includes(p) || GENERATED_PREFIXES.some((g) => p.startsWith(g)))
       out.generated.push(p);
     else if (p.startsWith(`${WORKSPACE}/`)) {

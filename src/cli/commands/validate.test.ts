@@ -256,6 +256,24 @@ describe("devrites validate: the pack and the generated adapters", () => {
     expect(v.diagnostics.filter((d) => d.severity === "error").map((d) => d.path)).toEqual([staged]);
   });
 
+  it("--staged in the devrites repository itself: a staged renderer source runs the lint and the whole drift check", async () => {
+    const { r, hooks } = await packRepo();
+    const edited = ".claude/agents/devrites-slice-wright.md";
+    r.write(edited, `${r.read(edited)}x\n`);
+    r.write("src/hosts/render.ts", "// a renderer changed\n");
+    r.git("add", "src/hosts/render.ts");
+    const { validateRepo } = await import("../../validate-repo/index.js");
+    const { commandNames } = await import("../registry.js");
+    const base = { cwd: r.root, staged: true, knownCommands: commandNames(), hooksDir: hooks };
+    const asDevrites = await validateRepo({ ...base, packageRoot: r.root });
+    expect(asDevrites.data.checks.map((c) => c.name)).toEqual(["pack", "adapters"]);
+    expect(asDevrites.diagnostics.find((d) => d.code === "generate.hand-edited")?.path).toBe(edited);
+    const asUser = await validateRepo(base);
+    expect(asUser.exitCode).toBe(1);
+    expect(asUser.diagnostics.map((d) => d.code)).toEqual(["validate.nothing-evaluated"]);
+    expect(asUser.diagnostics[0]?.hint).toContain("active runs");
+  });
+
   it("--staged: only an unrelated file staged runs neither the lint nor the drift check", async () => {
     const { r, hooks } = await packRepo();
     const skill = "pack/.claude/skills/rite-look/SKILL.md";
