@@ -66,6 +66,14 @@ describe("symlinks", () => {
   it("climbing out of a missing directory onto a link still follows the link", () => {
     expect(rule(resolveHostPath(root, "new/../escape/secret"))).toBe("scope.symlink-escape");
     expect(rule(resolveHostPath(root, "new/../src/app.ts"))).toBe("ok");
+    expect(resolveHostPath(root, "new/../docs/current/app.ts")).toEqual({
+      ok: true,
+      path: "docs/current/app.ts",
+    });
+    expect(resolveHostPath(root, "new/deeper/../../docs/current/app.ts")).toEqual({
+      ok: true,
+      path: "docs/current/app.ts",
+    });
   });
 
   it("follows exactly 40 links and refuses the 41st", () => {

@@ -168,6 +168,16 @@ describe("verifyBaselineRecord", () => {
       "not a devrites-baseline/v1 record: run_id and head must be strings",
     ],
     [
+      "a numeric run_id",
+      (r) => ({ ...r, run_id: 1 }),
+      "not a devrites-baseline/v1 record: run_id and head must be strings",
+    ],
+    [
+      "an entry with a renamed key",
+      (r) => ({ ...r, dirty: [{ path: "a", type: "file", executable: false, sha256: null }] }),
+      "not a devrites-baseline/v1 record: dirty[0]: expected exactly the fields exec, path, sha256, type",
+    ],
+    [
       "a dirty object",
       (r) => ({ ...r, dirty: {} }),
       "not a devrites-baseline/v1 record: dirty is not an array",

@@ -77,7 +77,7 @@ export function evaluateResult(input: CheckInput): CheckReport {
 
   // identity: the result's claims (also of a schema-invalid result, as far as they are strings), then
   // the integrity of the stored baseline
-  if (json.ok) out.push(...checkRawIdentity(json.value, packet, resultPath));
+  out.push(...checkRawIdentity(json.ok ? json.value : undefined, packet, resultPath));
   if (!baseline.ok) out.push(...baseline.diagnostics);
 
   if (result) {

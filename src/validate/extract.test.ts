@@ -34,6 +34,11 @@ describe("extractResultJson", () => {
     expect(extractResultJson(text)).toMatchObject({ ok: true, json: OBJ });
   });
 
+  it("keeps a fenced block's lines exactly as they were", () => {
+    const body = '{\n  "a": 1,\n  "b": [\n    2\n  ]\n}';
+    expect(extractResultJson(`x\n\`\`\`json\n${body}\n\`\`\`\n`)).toMatchObject({ ok: true, json: body });
+  });
+
   it("a closing fence may be indented or followed by spaces", () => {
     expect(extractResultJson(`\`\`\`json\n${OBJ}\n  \`\`\`   \nafter`)).toMatchObject({
       ok: true,
