@@ -1,11 +1,12 @@
 import { parseArgs } from "node:util";
 import { type Diagnostic, ExitCode, error, formatDiagnostic, sortDiagnostics } from "../core/diagnostics.js";
 import type { Command, CommandIo, CommandResult } from "./command.js";
-import { allCommands } from "./commands/index.js";
-import { commands, registerCommands } from "./registry.js";
+import { commandCatalog } from "./commands/catalog.js";
+import { allRegistered, catalog, commandNamed, commandNames, registerCatalog } from "./registry.js";
 import { VERSION } from "./version.js";
 
-if (commands.length === 0) registerCommands(allCommands);
+// Commands are known by name at startup and loaded when they run (a pre-commit hook pays only for its own).
+if (catalog.length === 0) registerCatalog(commandCatalog);
 
 export interface JsonReport {
   command: string;
@@ -15,22 +16,22 @@ export interface JsonReport {
   data?: unknown;
 }
 
-/** Find the command whose (space-separated) name is the longest prefix of argv. */
-export function findCommand(argv: readonly string[]): { command: Command; rest: string[] } | undefined {
-  let best: { command: Command; rest: string[] } | undefined;
-  for (const c of commands) {
-    const words = c.name.split(" ");
-    if (
-      words.every((w, i) => argv[i] === w) &&
-      (!best || words.length > best.command.name.split(" ").length)
-    ) {
-      best = { command: c, rest: argv.slice(words.length) };
-    }
+/** Find the command whose (space-separated) name is the longest prefix of argv, and load it. */
+export async function findCommand(
+  argv: readonly string[],
+): Promise<{ command: Command; rest: string[] } | undefined> {
+  let best: string | undefined;
+  for (const name of commandNames()) {
+    const words = name.split(" ");
+    if (words.every((w, i) => argv[i] === w) && (!best || words.length > best.split(" ").length)) best = name;
   }
-  return best;
+  if (best === undefined) return undefined;
+  const command = await commandNamed(best);
+  return command ? { command, rest: argv.slice(best.split(" ").length) } : undefined;
 }
 
-export function topLevelHelp(): string {
+export async function topLevelHelp(): Promise<string> {
+  const commands = await allRegistered();
   const width = Math.max(...commands.map((c) => c.name.length));
   const lines = [...commands]
     .sort((a, b) => a.name.localeCompare(b.name))
@@ -44,7 +45,7 @@ export function topLevelHelp(): string {
     ...lines,
     "",
     "Every command takes --help and --json.",
-    "Exit codes: 0 ok · 1 violation · 2 usage · 3 human decision needed · 5 missing input",
+    "Exit codes: 0 ok · 1 violation · 2 usage · 3 human decision needed · 4 busy (locked) · 5 missing input",
   ].join("\n");
 }
 
@@ -59,14 +60,30 @@ export function commandHelp(c: Command): string {
 export async function run(argv: readonly string[], io: CommandIo): Promise<number> {
   const json = argv.includes("--json");
   if (argv.length === 0 || argv[0] === "--help" || argv[0] === "-h" || argv[0] === "help") {
-    io.out(topLevelHelp());
+    io.out(await topLevelHelp());
     return argv.length === 0 ? ExitCode.Usage : ExitCode.Ok;
   }
   if (argv[0] === "--version" || argv[0] === "-v") {
     io.out(VERSION);
     return ExitCode.Ok;
   }
-  const found = findCommand(argv);
+  let found: Awaited<ReturnType<typeof findCommand>>;
+  try {
+    found = await findCommand(argv);
+  } catch (e) {
+    return emit(io, json, argv[0] ?? "", {
+      exitCode: ExitCode.Violation,
+      diagnostics: [
+        error(
+          "cli.internal",
+          `internal error: cannot load the command: ${(e as Error)?.stack ?? String(e)}`,
+          {
+            hint: "this is a bug in devrites (or a broken install); please report it with the command you ran",
+          },
+        ),
+      ],
+    });
+  }
   if (!found) {
     const name = argv.filter((a) => !a.startsWith("-")).join(" ");
     return emit(io, json, name || argv[0] || "", {

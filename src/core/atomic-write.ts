@@ -1,35 +1,99 @@
 import { randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  fchmodSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  renameSync,
+  rmSync,
+  writeSync,
+} from "node:fs";
 import { open, rename } from "node:fs/promises";
 import { dirname, join } from "node:path";
 
 /**
- * Write a file so that readers see either the old content or the new content, never a torn file:
- * write a temp file beside the target, fsync it, rename it over the target, fsync the directory.
+ * A file written beside its destination and fsynced, not yet visible: `commit()` renames it over the
+ * destination (atomic on one file system) and fsyncs the folder; `discard()` removes it. Two-phase writers
+ * (the installer's transaction) stage every file first, so a full disk or a read-only folder fails before
+ * anything a reader can see has changed.
  */
-export function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o644): void {
-  const dir = dirname(path);
-  mkdirSync(dir, { recursive: true });
-  const tmp = join(dir, `.${randomBytes(6).toString("hex")}.devrites-tmp`);
+export interface StagedFile {
+  /** The destination. */
+  path: string;
+  /** The temp file beside it. */
+  tmp: string;
+  commit(): void;
+  discard(): void;
+}
+
+/** The temp name `stageFile` uses beside `path`. Callers that journal their temp files choose it first. */
+export function tempPathFor(path: string): string {
+  return join(dirname(path), `.${randomBytes(6).toString("hex")}.devrites-tmp`);
+}
+
+export interface StageOptions {
+  /** The temp file to use (default: a fresh random name beside `path`). */
+  tmp?: string;
+  /** Set `mode` exactly, ignoring the umask (to restore a file as it was). Default: the umask applies. */
+  exactMode?: boolean;
+}
+
+/**
+ * Write `data` to a temp file beside `path`, fsync it, and return it staged. The destination's folder must
+ * exist. Throws on failure, leaving no temp file behind.
+ */
+export function stageFile(
+  path: string,
+  data: string | Uint8Array,
+  mode = 0o644,
+  options: StageOptions = {},
+): StagedFile {
+  const tmp = options.tmp ?? tempPathFor(path);
   let fd: number | undefined;
   try {
     fd = openSync(tmp, "wx", mode);
+    if (options.exactMode) fchmodSync(fd, mode);
     const buf = typeof data === "string" ? Buffer.from(data, "utf8") : data;
     let off = 0;
     while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
     fsyncSync(fd);
     closeSync(fd);
     fd = undefined;
-    renameSync(tmp, path);
   } catch (e) {
     if (fd !== undefined) closeSync(fd);
     rmSync(tmp, { force: true });
     throw e;
   }
-  fsyncDir(dir);
+  return {
+    path,
+    tmp,
+    commit() {
+      renameSync(tmp, path);
+      fsyncDir(dirname(path));
+    },
+    discard() {
+      rmSync(tmp, { force: true });
+    },
+  };
 }
 
-function fsyncDir(dir: string): void {
+/**
+ * Write a file so that readers see either the old content or the new content, never a torn file:
+ * write a temp file beside the target, fsync it, rename it over the target, fsync the directory.
+ */
+export function writeFileAtomic(path: string, data: string | Uint8Array, mode = 0o644): void {
+  mkdirSync(dirname(path), { recursive: true });
+  const staged = stageFile(path, data, mode);
+  try {
+    staged.commit();
+  } catch (e) {
+    staged.discard();
+    throw e;
+  }
+}
+
+export function fsyncDir(dir: string): void {
   try {
     const fd = openSync(dir, "r");
     try {

@@ -13,6 +13,8 @@ export const ExitCode = {
   Usage: 2,
   /** A human decision is needed. A pause, not a crash. */
   HumanGate: 3,
+  /** Another devrites process holds the lock on this target; try again when it is done. */
+  Busy: 4,
   /** A required input file or directory does not exist. */
   MissingInput: 5,
 } as const;

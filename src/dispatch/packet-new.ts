@@ -10,14 +10,15 @@ import { join } from "node:path";
 import { describePaths, freezeBaseline, manifestDigest } from "../baseline/index.js";
 import { writeFileAtomic } from "../core/atomic-write.js";
 import { type Diagnostic, ExitCode, error } from "../core/diagnostics.js";
+import { parsePacket } from "../envelope/parse.js";
 import { isRoleName, ROLE_NAMES, ROLES } from "../envelope/roles.js";
 import type { AgentPacket, Phase } from "../envelope/types.js";
 import { appendEvent, readState, workspacePaths, writeState } from "../run/workspace.js";
 import { checkAllowlist, resolveRepoPath, type ScopeViolation } from "../scope/index.js";
 import { touchedPaths } from "../validate/baseline-record.js";
 import { diag } from "../validate/codes.js";
-import { newRunId, nextStepNumber, RITE_PATTERN } from "./ids.js";
-import { buildBaselineRecord, buildPacket, isPhase, PHASES } from "./packet.js";
+import { isRunId, newRunId, nextStepNumber, RITE_PATTERN } from "./ids.js";
+import { buildBaselineRecord, buildPacket, isPhase, type PacketEngineFields, PHASES } from "./packet.js";
 import { locateRoot } from "./root.js";
 
 export interface PacketNewOptions {
@@ -32,6 +33,17 @@ export interface PacketNewOptions {
   now: Date;
   /** 4 random bytes for the run id; injectable for tests. */
   random?: () => Uint8Array;
+  /** Set when the engine dispatches (its driver calls this; there is no command-line form). */
+  engine?: EngineDispatch;
+}
+
+/**
+ * The engine's part of a packet: the run id it minted (its run folder already holds the engine's ledger),
+ * its step id and attempt, and the packet fields a journey may set. A run that already has a packet is
+ * refused (`packet.exists`): a packet is written once.
+ */
+export interface EngineDispatch extends PacketEngineFields {
+  runId: string;
 }
 
 export interface PacketNewOutcome {
@@ -91,6 +103,19 @@ export async function runPacketNew(opts: PacketNewOptions): Promise<PacketNewOut
       );
     }
   }
+  const engine = opts.engine;
+  if (engine && role !== undefined && isRoleName(role) && rite !== undefined) {
+    if (!isRunId(engine.runId))
+      bad(`${JSON.stringify(engine.runId)} is not a run id`, "mint it with newRunId");
+    const prefix = `${rite}/${role}#`;
+    if (!engine.stepId.startsWith(prefix) || !/^[1-9][0-9]{0,8}$/.test(engine.stepId.slice(prefix.length)))
+      bad(
+        `step id ${JSON.stringify(engine.stepId)} is not ${prefix}<n>`,
+        "the engine derives it from the journey",
+      );
+    if (!Number.isInteger(engine.attempt) || engine.attempt < 1 || engine.attempt > 3)
+      bad(`attempt ${engine.attempt} is not 1, 2 or 3`, "a step has at most three attempts");
+  }
   if (usage.length > 0 || role === undefined || !isRoleName(role) || rite === undefined || !objective) {
     return { exitCode: ExitCode.Usage, diagnostics: usage };
   }
@@ -127,11 +152,28 @@ export async function runPacketNew(opts: PacketNewOptions): Promise<PacketNewOut
     };
   }
 
-  const random = opts.random ?? (() => randomBytes(4));
-  let runId = newRunId(opts.now, random());
-  while (existsSync(join(root, workspacePaths.runDir(runId)))) runId = newRunId(opts.now, random());
-  const known = [...state.active_runs.map((r) => r.step_id), ...stepIdsOnDisk(root)];
-  const stepNumber = nextStepNumber(rite, role, known);
+  let runId: string;
+  let stepNumber = 0;
+  if (engine) {
+    runId = engine.runId;
+    if (existsSync(join(root, workspacePaths.packet(runId)))) {
+      return {
+        exitCode: ExitCode.Violation,
+        diagnostics: [
+          error("packet.exists", `run ${runId} already has a packet; a packet is written once`, {
+            path: workspacePaths.packet(runId),
+            hint: "read the existing packet instead of writing another",
+          }),
+        ],
+      };
+    }
+  } else {
+    const random = opts.random ?? (() => randomBytes(4));
+    runId = newRunId(opts.now, random());
+    while (existsSync(join(root, workspacePaths.runDir(runId)))) runId = newRunId(opts.now, random());
+    const known = [...state.active_runs.map((r) => r.step_id), ...stepIdsOnDisk(root)];
+    stepNumber = nextStepNumber(rite, role, known);
+  }
 
   const touchedList = touchedPaths(allow.ok, inputs.paths);
   const frozen = await freezeConsistently(root, touchedList);
@@ -155,10 +197,17 @@ export async function runPacketNew(opts: PacketNewOptions): Promise<PacketNewOut
       inputs: inputs.paths,
       now: opts.now,
       ...(expiresInMinutes !== undefined ? { expiresInMinutes } : {}),
+      ...(engine ? { engine } : {}),
     },
     frozen.baseline,
     frozen.touched,
   );
+  if (engine) {
+    // The engine's fields (budgets, purposes, scope) bypass the command-line checks: the whole packet must
+    // still be a valid agent-packet/v1 before anything is written.
+    const valid = parsePacket(JSON.parse(JSON.stringify(packet)), workspacePaths.packet(runId));
+    if (!valid.ok) return { exitCode: ExitCode.Usage, diagnostics: valid.diagnostics };
+  }
   const record = buildBaselineRecord(runId, frozen.baseline.head, frozen.dirty, frozen.touched);
 
   const baselinePath = workspacePaths.baseline(runId);

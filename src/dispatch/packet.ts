@@ -9,6 +9,7 @@ import {
   type AgentPacket,
   type Baseline,
   PACKET_VERSION,
+  type PacketBudgets,
   type Phase,
   RESULT_VERSION,
   type RunId,
@@ -48,6 +49,21 @@ export interface PacketSpec {
   now: Date;
   /** Minutes until the packet expires, if it does. */
   expiresInMinutes?: number;
+  /** What the engine adds when it dispatches (see `EngineDispatch` in `./packet-new.ts`). */
+  engine?: PacketEngineFields;
+}
+
+/** Packet fields the engine decides and the command line does not carry. */
+export interface PacketEngineFields {
+  /** The engine's composite step id (replaces `<rite>/<role>#<stepNumber>`). */
+  stepId: string;
+  attempt: number;
+  /** Overrides of the role's default budgets. */
+  budgets?: Partial<PacketBudgets>;
+  /** Input path → why the leaf reads it (default: {@link INPUT_PURPOSE}). */
+  purposes?: Readonly<Record<string, string>>;
+  /** Extra in-scope paths and the out-of-scope list. */
+  scope?: { in: readonly string[]; out: readonly string[] };
 }
 
 export function buildPacket(
@@ -56,27 +72,29 @@ export function buildPacket(
   touched: readonly ManifestEntry[],
 ): AgentPacket {
   const byPath = new Map(touched.map((e) => [e.path, e]));
+  const engine = spec.engine;
   const packet: AgentPacket = {
     packet_version: PACKET_VERSION,
     run_id: spec.runId,
     role: spec.role,
     rite: spec.rite,
     phase: spec.phase,
-    attempt: 1,
-    step_id: `${spec.rite}/${spec.role}#${spec.stepNumber}`,
+    attempt: engine?.attempt ?? 1,
+    step_id: engine?.stepId ?? `${spec.rite}/${spec.role}#${spec.stepNumber}`,
     workspace: WORKSPACE_DIR,
     baseline,
     objective: spec.objective,
     inputs: spec.inputs.map((path) => {
       const e = byPath.get(path);
-      return { path, purpose: INPUT_PURPOSE, sha256: e && e.type === "file" ? e.sha256 : null };
+      const purpose = engine?.purposes?.[path] ?? INPUT_PURPOSE;
+      return { path, purpose, sha256: e && e.type === "file" ? e.sha256 : null };
     }),
     scope: {
-      in: [...new Set([...spec.inputs, ...spec.allow])],
-      out: [],
+      in: [...new Set([...spec.inputs, ...spec.allow, ...(engine?.scope?.in ?? [])])],
+      out: [...new Set(engine?.scope?.out ?? [])],
       allowed_repo_writes: ROLES[spec.role].mode === "writer" ? [...spec.allow] : [],
     },
-    budgets: defaultBudgets(spec.role),
+    budgets: withBudgets(defaultBudgets(spec.role), engine?.budgets),
     result_path: workspacePaths.result(spec.runId),
     result_schema: RESULT_VERSION,
     created_at: spec.now.toISOString(),
@@ -85,6 +103,16 @@ export function buildPacket(
     packet.expires_at = new Date(spec.now.getTime() + spec.expiresInMinutes * 60_000).toISOString();
   }
   return packet;
+}
+
+/** The defaults with each override that is given (an `undefined` override keeps the default). */
+function withBudgets(defaults: PacketBudgets, over: Partial<PacketBudgets> | undefined): PacketBudgets {
+  const out = { ...defaults };
+  for (const k of Object.keys(out) as (keyof PacketBudgets)[]) {
+    const v = over?.[k];
+    if (v !== undefined) out[k] = v;
+  }
+  return out;
 }
 
 export function buildBaselineRecord(

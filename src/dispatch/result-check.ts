@@ -10,18 +10,19 @@
 
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { describePaths, snapshotTree, type TreeSnapshot } from "../baseline/index.js";
-import { type Diagnostic, ExitCode } from "../core/diagnostics.js";
+import { type Diagnostic, ExitCode, error } from "../core/diagnostics.js";
 import { parseJsonText, parsePacket } from "../envelope/parse.js";
 import type { AgentPacket } from "../envelope/types.js";
 import { appendEvent, readJsonLines, readState, workspacePaths, writeState } from "../run/workspace.js";
 import type { RunEvent } from "../run/workspace-types.js";
 import { checkAllowlist, checkRepoPath } from "../scope/index.js";
 import { type BaselineRead, packetTouchedPaths, verifyBaselineRecord } from "../validate/baseline-record.js";
-import { evaluateResult } from "../validate/check.js";
+import { type CheckReport, evaluateResult } from "../validate/check.js";
 import { diag } from "../validate/codes.js";
 import { codesOf, exitCodeOf, type Verdict } from "../validate/verdict.js";
 import { readInput } from "./fs-read.js";
 import { type GuardStrength, guardStrength } from "./guard-strength.js";
+import { isRunId } from "./ids.js";
 import { rootOfPacket } from "./root.js";
 
 export interface ResultCheckOptions {
@@ -143,7 +144,15 @@ async function load(
   return { root, packet: packet.value, resultText: resultText.text, resultShown, baseline };
 }
 
-async function judge(l: Loaded, snapshot: TreeSnapshot, now: Date): Promise<ResultCheckOutcome> {
+/** What the validator found for one stored result, before anything is recorded. */
+export interface Assessment {
+  packet: AgentPacket;
+  report: CheckReport;
+  guard_strength: GuardStrength;
+}
+
+/** Run the validator once over a loaded result and the tree as snapshotted. Records nothing. */
+async function assess(l: Loaded, snapshot: TreeSnapshot, now: Date): Promise<Assessment> {
   const { root, packet } = l;
   const allow = checkAllowlist(root, packet.scope.allowed_repo_writes);
   const touched = await describePaths(root, describable(packet, allow.ok));
@@ -156,13 +165,41 @@ async function judge(l: Loaded, snapshot: TreeSnapshot, now: Date): Promise<Resu
     allowlistViolations: allow.violations,
     now,
   });
-
   const runId = packet.run_id;
   const events = readJsonLines<RunEvent>(
     join(root, workspacePaths.events(runId)),
     workspacePaths.events(runId),
   );
-  const strength = guardStrength(events.values);
+  return { packet, report, guard_strength: guardStrength(events.values) };
+}
+
+/**
+ * Judge the stored result of run `runId` in `root` without recording anything. The engine's driver uses
+ * this: the engine records the verdict in its own `result.checked` event, so one check is one event.
+ * A missing or invalid packet or result is the outcome with its diagnostics (as `result check` reports it).
+ */
+export async function assessRun(
+  root: string,
+  runId: string,
+  now: Date,
+): Promise<{ ok: true; assessment: Assessment } | { ok: false; outcome: ResultCheckOutcome }> {
+  if (!isRunId(runId))
+    return {
+      ok: false,
+      outcome: {
+        exitCode: ExitCode.Usage,
+        diagnostics: [error("input.invalid", `${JSON.stringify(runId)} is not a run id`)],
+      },
+    };
+  const l = await load(root, workspacePaths.result(runId), undefined);
+  if (!("root" in l)) return { ok: false, outcome: l };
+  return { ok: true, assessment: await assess(l, await snapshotTree(l.root), now) };
+}
+
+async function judge(l: Loaded, snapshot: TreeSnapshot, now: Date): Promise<ResultCheckOutcome> {
+  const { root, packet } = l;
+  const { report, guard_strength: strength } = await assess(l, snapshot, now);
+  const runId = packet.run_id;
   appendEvent(root, {
     ts: now.toISOString(),
     run_id: runId,

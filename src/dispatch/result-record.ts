@@ -10,7 +10,7 @@ import { writeFileAtomic } from "../core/atomic-write.js";
 import { type Diagnostic, ExitCode, error } from "../core/diagnostics.js";
 import { sha256Hex } from "../core/hash.js";
 import { parseJsonText, parsePacket } from "../envelope/parse.js";
-import { appendEvent, readState, workspacePaths } from "../run/workspace.js";
+import { appendEvent, readRunEvents, readState, workspacePaths } from "../run/workspace.js";
 import { diag } from "../validate/codes.js";
 import { extractResultJson } from "../validate/extract.js";
 import { isRunId } from "./ids.js";
@@ -97,7 +97,11 @@ export function recordResult(opts: ResultRecordOptions): ResultRecordOutcome {
   } catch {
     existing = undefined;
   }
-  if (existing !== undefined && existing !== body) {
+  const supersedes =
+    existing !== undefined && existing !== body && lastVerdictRejected(root, runId)
+      ? sha256Hex(existing)
+      : undefined;
+  if (existing !== undefined && existing !== body && supersedes === undefined) {
     return {
       exitCode: ExitCode.Violation,
       diagnostics: [
@@ -112,7 +116,13 @@ export function recordResult(opts: ResultRecordOptions): ResultRecordOutcome {
       ts: now.toISOString(),
       run_id: runId,
       type: "result.recorded",
-      data: { result_path: resultRel, sha256, bytes: Buffer.byteLength(body), source: opts.source },
+      data: {
+        result_path: resultRel,
+        sha256,
+        bytes: Buffer.byteLength(body),
+        source: opts.source,
+        ...(supersedes ? { supersedes } : {}),
+      },
     });
   }
   return {
@@ -120,4 +130,19 @@ export function recordResult(opts: ResultRecordOptions): ResultRecordOutcome {
     diagnostics: [],
     data: { run_id: runId, result_path: resultRel, sha256, bytes: Buffer.byteLength(body), unchanged },
   };
+}
+
+/**
+ * Whether the stored result was checked and rejected since it was recorded: then the leaf may replace it with
+ * its fix within the same run (the SubagentStop hook blocks a rejected leaf once so that it can). An accepted,
+ * gated or unchecked result is never replaced.
+ */
+function lastVerdictRejected(root: string, runId: string): boolean {
+  const events = readRunEvents(root, runId).values;
+  for (let i = events.length - 1; i >= 0; i--) {
+    const e = events[i]!;
+    if (e.type === "result.checked") return e.data?.verdict === "rejected";
+    if (e.type === "result.recorded") return false;
+  }
+  return false;
 }

@@ -57,14 +57,19 @@ function changed(before: Map<string, string>, after: Map<string, string>): strin
 }
 
 function runBash(command: string): void {
-  spawnSync(BASH as string, ["--noprofile", "--norc", "-c", command], {
+  // GNU timeout runs bash in its own process group and signals the whole group, so a command that never ends on
+  // its own (`tail -f`, `yes`) cannot outlive the test; every write in the vocabulary is immediate.
+  spawnSync("timeout", ["-s", "KILL", "1", BASH as string, "--noprofile", "--norc", "-c", command], {
     cwd: dir,
     env: { HOME: dir, PATH: process.env.PATH ?? "/usr/bin:/bin", LANG: "C", TMPDIR: dir },
     input: "",
-    // Commands that never end on their own (`tail -f`) are stopped; every write in the vocabulary is immediate.
-    timeout: 1000,
     stdio: ["pipe", "ignore", "ignore"],
   });
+  // Damage outside the scratch directory is a guard failure too: the vocabulary names /dev/null, and an allowed
+  // command that removed or replaced it (as root) would otherwise go unnoticed.
+  expect(lstatSync("/dev/null").isCharacterDevice(), `after ${JSON.stringify(command)}: /dev/null`).toBe(
+    true,
+  );
 }
 
 function ctx(allow: string[]): GuardContext {

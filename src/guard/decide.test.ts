@@ -590,6 +590,9 @@ describe("guard.readonly-write", () => {
     "npx vitest run -u",
     "pytest --snapshot-update",
     "cd src; echo x > a.ts",
+    "rm -f /dev/null",
+    "cp src/a.ts /dev/null",
+    "touch /dev/null",
   ];
   const nearMisses = [
     "cat src/a.ts > /dev/null",
@@ -819,6 +822,13 @@ describe("the proof runner's commands", () => {
 describe("the wright's allowlist", () => {
   runCases([
     ["Write an allowlisted file", WRIGHT, "Write", () => write("src/a.ts"), "allow"],
+    // A device is harmless only as a sink (redirect, tee, dd of=); as an operand it is removed or replaced.
+    ["redirect into /dev/null (near miss)", WRIGHT, "Bash", bash("npm test > /dev/null 2>&1"), "allow"],
+    ["tee into /dev/null (near miss)", WRIGHT, "Bash", bash("echo x | tee /dev/null"), "allow"],
+    ["rm /dev/null", WRIGHT, "Bash", bash("rm -f /dev/null"), "guard.outside-allowlist"],
+    ["mv onto /dev/null", WRIGHT, "Bash", bash("mv src/a.ts /dev/null"), "guard.outside-allowlist"],
+    ["ln over /dev/null", WRIGHT, "Bash", bash("ln -sf src/a.ts /dev/null"), "guard.outside-allowlist"],
+    ["chmod /dev/null", WRIGHT, "Bash", bash("chmod 600 /dev/null"), "guard.outside-allowlist"],
     ["Write a new allowlisted file", WRIGHT, "Write", () => write("src/new/c.ts"), "allow"],
     [
       "Edit an allowlisted file",

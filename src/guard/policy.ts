@@ -171,7 +171,7 @@ export function judgeEffects(
             hint: READONLY_HINT,
           };
         }
-        if (isDevice(text)) break;
+        if (e.sink === true && isDevice(text)) break;
         // Unknown directories first: "cannot tell" is the more useful answer than "not this one".
         for (const cwd of [...e.cwds].sort((a, b) => (a === null ? -1 : b === null ? 1 : 0))) {
           // The same target from the same directory needs one check (`rm a a a …` must not cost one each).
@@ -194,7 +194,7 @@ export function judgeEffects(
               hint: READONLY_HINT,
             };
           }
-          const v = checkWrightTarget(ctx, allowlist, text, cwd, e.dir === true);
+          const v = checkWrightTarget(ctx, allowlist, text, cwd, e.dir === true, e.sink === true);
           if (!v.ok) {
             const afterCd =
               e.cwds.length > 1 && !text.startsWith("/")

@@ -29,7 +29,7 @@ export function isDevritesTarget(ctx: GuardContext, p: string, cwd: string | nul
 
 /**
  * The wright's check of one write target `p` (absolute, or relative to `cwd`; `cwd` null = unknown):
- * devices pass; `..` segments are refused (after a symlinked directory `..` is not where it reads); the path
+ * devices pass only as a sink (a redirect, `tee`, `dd of=`), never as an operand that is removed or replaced; `..` segments are refused (after a symlinked directory `..` is not where it reads); the path
  * must convert to a repository path, resolve inside the repository through symlinks, and be on the allowlist
  * exactly. With `dir`, the directory must be a parent of an allowlisted file (`mkdir -p`, `rmdir`).
  */
@@ -39,8 +39,9 @@ export function checkWrightTarget(
   p: string,
   cwd: string | null,
   dir = false,
+  sink = false,
 ): TargetVerdict {
-  if (isDevice(p)) return { ok: true };
+  if (sink && isDevice(p)) return { ok: true };
   const allowHint = `your allowlist is: ${allowlist.length > 0 ? allowlist.join(", ") : "(empty)"}`;
   if (cwd === null && !p.startsWith("/")) {
     return {

@@ -1,7 +1,7 @@
 /**
  * The only writer of generated files. Reads the target, reconciles it with the plan, and only when nothing is
- * blocked writes every created or changed file atomically (in parallel; manifests last), deletes orphans that are still as
- * devrites wrote them, and removes folders that deleting left empty.
+ * blocked writes every created or changed file atomically (in parallel; manifests last), deletes orphans that
+ * are still as devrites wrote them, and removes folders that deleting left empty.
  */
 
 import { readdir, rmdir, unlink } from "node:fs/promises";

@@ -1,7 +1,8 @@
 /**
  * Drift: what `generate --check` reports. A planned file that is absent is missing; one that differs is stale
- * (`generate.hand-edited` when its bytes no longer match its manifest, i.e. someone edited it); a file a manifest
- * lists that the plan no longer produces is orphaned. Changed files come with a unified diff, on disk → planned.
+ * (`generate.hand-edited` when its bytes no longer match its manifest, i.e. someone edited it); a file a
+ * manifest lists that the plan no longer produces is orphaned. Changed files come with a unified diff, on
+ * disk → planned.
  */
 
 import { type Diagnostic, error } from "../core/diagnostics.js";

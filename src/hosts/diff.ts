@@ -95,9 +95,10 @@ export function unifiedDiff(oldText: string, newText: string, from: string, to: 
     const slice = ops.slice(start, end);
     const oldCount = slice.filter((o) => o.kind !== "+").length;
     const newCount = slice.filter((o) => o.kind !== "-").length;
-    out.push(
-      `@@ -${oldCount === 0 ? oldLine - 1 : oldLine},${oldCount} +${newCount === 0 ? newLine - 1 : newLine},${newCount} @@`,
-    );
+    // An empty side starts at the line before, as `diff -u` writes it (`@@ -0,0 +1,2 @@`).
+    const oldStart = oldCount === 0 ? oldLine - 1 : oldLine;
+    const newStart = newCount === 0 ? newLine - 1 : newLine;
+    out.push(`@@ -${oldStart},${oldCount} +${newStart},${newCount} @@`);
     for (const o of slice) out.push(`${o.kind}${o.line}`);
   }
   return `${out.join("\n")}\n`;

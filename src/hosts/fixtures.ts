@@ -1,6 +1,6 @@
 /**
- * Test inputs for the host adapters: stand-in hook bundles, fixed package metadata, and plans of the test packs.
- * Not shipped (the build leaves `fixtures.ts` out).
+ * Test inputs for the host adapters: stand-in hook bundles, fixed package metadata, and plans of the test
+ * packs. Not shipped (the build leaves `fixtures.ts` out).
  */
 
 import { fileURLToPath } from "node:url";

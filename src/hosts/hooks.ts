@@ -28,7 +28,7 @@ export function hooksObject(
   return { hooks };
 }
 
-/** The project launcher for `w`: the guard fails closed for leaves, the others report and let the call go on. */
+/** The project launcher for `w`: the guard fails closed for leaves; the others report and let the call go. */
 export function projectHookCommand(w: HookWiring): string {
   return hookCommand(w.entry, { failClosed: w.event === "PreToolUse", timeoutSec: w.timeout });
 }

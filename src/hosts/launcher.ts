@@ -1,9 +1,10 @@
 /**
- * The hook command of every devrites hook: a `node -e` bootstrap with no file of its own, so it still runs when the
- * bundle is missing. For project hooks (`.claude/settings.json`, `.codex/hooks.json`) it finds `.devrites/hooks/<entry>.mjs`
- * (from `$CLAUDE_PROJECT_DIR` when Claude Code sets it, else walking up from the working directory, since Codex
- * runs hooks in the session cwd and has no project variable), runs it with the hook's stdin, and passes its exit
- * code (0 or 2) and output through. For plugin hooks it runs only the plugin's own bundle (`walk: false`).
+ * The hook command of every devrites hook: a `node -e` bootstrap with no file of its own, so it still runs when
+ * the bundle is missing. For project hooks (`.claude/settings.json`, `.codex/hooks.json`) it finds
+ * `.devrites/hooks/<entry>.mjs` (from `$CLAUDE_PROJECT_DIR` when Claude Code sets it, else walking up from the
+ * working directory, since Codex runs hooks in the session cwd and has no project variable), runs it with the
+ * hook's stdin, and passes its exit code (0 or 2) and output through. For plugin hooks it runs only the plugin's
+ * own bundle (`walk: false`).
  *
  * When the bundle is missing, crashes, hangs past the hook timeout or exits with anything but 0 or 2, a fail-closed
  * entry (the guard) denies with exit 2 whenever stdin mentions `agent_type`: every leaf's tool call, and the root's

@@ -3,9 +3,9 @@
  * loading never throws.
  */
 
+import { readdirSync } from "node:fs";
 import { readFile, stat } from "node:fs/promises";
-import { join } from "node:path";
-import fg from "fast-glob";
+import { join, relative, sep } from "node:path";
 import { type Diagnostic, error } from "../core/diagnostics.js";
 import { buildPack, type LoadResult } from "./build.js";
 import type { PackFiles } from "./types.js";
@@ -30,7 +30,11 @@ export async function readPackFiles(dir: string): Promise<ReadFilesResult> {
   const diagnostics: Diagnostic[] = [];
   let paths: string[];
   try {
-    paths = await fg("**/*", { cwd: dir, dot: true, onlyFiles: true, followSymbolicLinks: false });
+    // A plain recursive listing (regular files only; a symlink is neither followed nor listed): loading a glob
+    // library costs more than the walk, and `devrites validate` loads the pack in every commit.
+    paths = readdirSync(dir, { recursive: true, withFileTypes: true })
+      .filter((d) => d.isFile())
+      .map((d) => relative(dir, join(d.parentPath, d.name)).split(sep).join("/"));
   } catch (e) {
     return {
       ok: false,

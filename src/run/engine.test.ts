@@ -444,7 +444,10 @@ describe("runJourney", () => {
 
   it("judges again a result checked as accepted before a crash; a failing re-check is a failed attempt", async () => {
     const r = ref();
-    const j: Journey = { name: "t", steps: [{ kind: "dispatch", rite: "rite-spec", phase: "spec", packets: [scout("a")] }] };
+    const j: Journey = {
+      name: "t",
+      steps: [{ kind: "dispatch", rite: "rite-spec", phase: "spec", packets: [scout("a")] }],
+    };
     await drive(j, r, new FakeDriver(() => ({ pending: true })));
     const run = listRunDirs(root)[0] ?? "";
     const abs = join(root, workspacePaths.events(run));
@@ -452,10 +455,17 @@ describe("runJourney", () => {
     const line = (type: string, data: Record<string, unknown>) =>
       `${JSON.stringify({ ts: new Date().toISOString(), run_id: run, type, data })}\n`;
     // The crash: checked as accepted, killed before the payload was persisted.
-    appendFileSync(abs, line("result.returned", step) + line("result.checked", { ...step, verdict: "accepted" }));
+    appendFileSync(
+      abs,
+      line("result.returned", step) + line("result.checked", { ...step, verdict: "accepted" }),
+    );
     const d = new FakeDriver((req) => (req.attempt === 1 ? { throwIn: "check" } : undefined));
     expect((await drive(j, r, d)).outcome.status).toBe("done");
-    expect(readRunEvents(root, run).values.map((e) => e.type).slice(-2)).toEqual(["step.failed", "step.retry"]);
+    expect(
+      readRunEvents(root, run)
+        .values.map((e) => e.type)
+        .slice(-2),
+    ).toEqual(["step.failed", "step.retry"]);
     expect(d.sent.map((s) => s.attempt)).toEqual([2]);
   });
 });

@@ -127,8 +127,15 @@ export class JourneyLedger {
         rec.returned = true;
         break;
       case EV.checked: {
+        // Only the engine's own check of this attempt counts. `result check` (run by the SubagentStop hook or
+        // by hand) appends the same event type without the step: evidence, not the engine's verdict.
         const parsed = resultCheckedDataSchema.safeParse(ev.data);
-        if (parsed.success) rec.checked = parsed.data as ResultCheckedData;
+        if (
+          parsed.success &&
+          parsed.data.step_id === rec.intent.step_id &&
+          parsed.data.attempt === rec.intent.attempt
+        )
+          rec.checked = parsed.data as ResultCheckedData;
         break;
       }
       case EV.failed:

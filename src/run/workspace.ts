@@ -90,8 +90,17 @@ export function writeState(root: string, state: WorkspaceState): void {
  * Append one event as a single line. O_APPEND writes of one buffer are not interleaved with other appenders
  * on local filesystems, and the file is never rewritten.
  */
-export function appendEvent(root: string, event: RunEvent): void {
-  appendJsonLine(join(root, workspacePaths.events(event.run_id)), event);
+export function appendEvent(root: string, event: RunEvent, opts: AppendOptions = {}): void {
+  appendJsonLine(join(root, workspacePaths.events(event.run_id)), event, opts);
+}
+
+export interface AppendOptions {
+  /**
+   * fsync the file after the write (default true). Off only for high-rate evidence written on every tool call
+   * (the guard's `guard.decision`), where a power cut losing the last lines is acceptable and a 1–5 ms fsync
+   * per call is not. A crash of the process itself loses nothing either way.
+   */
+  durable?: boolean;
 }
 
 /**
@@ -99,7 +108,7 @@ export function appendEvent(root: string, event: RunEvent): void {
  * new line starts on a fresh line so it is not glued to the fragment: the fragment stays (reported by the
  * reader as a corrupt line) and nothing after it is lost.
  */
-export function appendJsonLine(absPath: string, value: unknown): void {
+export function appendJsonLine(absPath: string, value: unknown, opts: AppendOptions = {}): void {
   mkdirSync(dirname(absPath), { recursive: true });
   const fd = openSync(absPath, "a+", 0o644);
   try {
@@ -113,7 +122,7 @@ export function appendJsonLine(absPath: string, value: unknown): void {
     const buf = Buffer.from(`${prefix}${JSON.stringify(value)}\n`, "utf8");
     let off = 0;
     while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
-    fsyncSync(fd);
+    if (opts.durable !== false) fsyncSync(fd);
   } finally {
     closeSync(fd);
   }

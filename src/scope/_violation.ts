@@ -18,7 +18,8 @@ const HINTS: Record<ScopeRule, string> = {
   "scope.trailing-slash": "name a file, not a directory: remove the trailing slash",
   "scope.git": "nothing inside .git (in any spelling) may be listed, read as scope or written by a leaf",
   "scope.devrites": "the .devrites/ workspace is written only by the devrites CLI",
-  "scope.glob": "list exact files; wildcards (* ?) and brace expansion ({a,b}) are not expanded and are not allowed",
+  "scope.glob":
+    "list exact files; wildcards (* ?) and brace expansion ({a,b}) are not expanded and are not allowed",
   "scope.outside-root": "the path must be inside the repository root",
   "scope.symlink-escape":
     "a symlink on this path leads outside the repository or into .git/.devrites; name the real file",

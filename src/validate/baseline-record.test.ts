@@ -76,6 +76,14 @@ describe("verifyBaselineRecord", () => {
       },
     ],
     ["an unknown field", (r) => ({ ...r, note: "hi" })],
+    ["a numeric run_id", (r) => ({ ...r, run_id: 7 })],
+    ["a null head", (r) => ({ ...r, head: null })],
+    ["a touched manifest that is not an array", (r) => ({ ...r, touched: {} })],
+    ["a dirty manifest that is not an array", (r) => ({ ...r, dirty: "none" })],
+    [
+      "a bad touched entry",
+      (r) => ({ ...r, touched: r.touched.map((e, i) => (i === 0 ? { ...e, exec: 1 } : e)) }),
+    ],
     [
       "uppercase hex",
       (r) => ({
@@ -96,6 +104,7 @@ describe("verifyBaselineRecord", () => {
   it.each<[string, (e: Record<string, unknown>) => unknown]>([
     ["an extra key", (e) => ({ ...e, mode: 420 })],
     ["a missing key", ({ exec: _exec, ...rest }) => rest],
+    ["a renamed key", ({ exec, ...rest }) => ({ ...rest, executable: exec })],
     ["an unknown type", (e) => ({ ...e, type: "directory" })],
     ["a string exec bit", (e) => ({ ...e, exec: "false" })],
     ["an empty path", (e) => ({ ...e, path: "" })],
@@ -124,7 +133,98 @@ describe("verifyBaselineRecord", () => {
     const { packet } = consistent();
     const r = verifyBaselineRecord("{", packet, PATH);
     expect(r.ok).toBe(false);
-    if (!r.ok) expect(r.diagnostics[0]!.code).toBe("result.baseline-tampered");
+    if (!r.ok) {
+      expect(r.diagnostics[0]!.code).toBe("result.baseline-tampered");
+      expect(r.diagnostics[0]!.message).toMatch(/^not valid JSON: /);
+    }
+  });
+
+  it("accepts a touched manifest stored in any order", () => {
+    const { packet, record } = consistent();
+    expect(verify({ ...record, touched: [...record.touched].reverse() }, packet).ok).toBe(true);
+  });
+
+  const message = (record: unknown, packet: AgentPacket) => {
+    const r = verify(record, packet);
+    return r.ok ? "" : r.diagnostics[0]!.message;
+  };
+
+  it.each<[string, (r: BaselineRecord) => unknown, string]>([
+    ["not an object", () => "x", "not a devrites-baseline/v1 record: not an object"],
+    ["an array", () => [], "not a devrites-baseline/v1 record: not an object"],
+    [
+      "a missing field",
+      ({ head: _h, ...rest }) => rest,
+      "not a devrites-baseline/v1 record: expected exactly the fields dirty, head, run_id, schema, touched",
+    ],
+    [
+      "another schema",
+      (r) => ({ ...r, schema: "x" }),
+      "not a devrites-baseline/v1 record: schema is not devrites-baseline/v1",
+    ],
+    [
+      "a numeric head",
+      (r) => ({ ...r, head: 1 }),
+      "not a devrites-baseline/v1 record: run_id and head must be strings",
+    ],
+    [
+      "a dirty object",
+      (r) => ({ ...r, dirty: {} }),
+      "not a devrites-baseline/v1 record: dirty is not an array",
+    ],
+    [
+      "a touched object",
+      (r) => ({ ...r, touched: {} }),
+      "not a devrites-baseline/v1 record: touched is not an array",
+    ],
+    [
+      "an array entry",
+      (r) => ({ ...r, touched: [[]] }),
+      "not a devrites-baseline/v1 record: touched[0]: expected exactly the fields exec, path, sha256, type",
+    ],
+    [
+      "an empty path",
+      (r) => ({ ...r, dirty: [{ ...r.dirty[0], path: "" }] }),
+      "not a devrites-baseline/v1 record: dirty[0]: path must be a non-empty string",
+    ],
+    [
+      "a directory entry",
+      (r) => ({ ...r, dirty: [{ ...r.dirty[0], type: "directory" }] }),
+      "not a devrites-baseline/v1 record: dirty[0]: type must be file, symlink, missing or submodule",
+    ],
+    [
+      "a string exec",
+      (r) => ({ ...r, dirty: [{ ...r.dirty[0], exec: "no" }] }),
+      "not a devrites-baseline/v1 record: dirty[0]: exec must be a boolean",
+    ],
+    [
+      "uppercase hex",
+      (r) => ({ ...r, dirty: [{ ...r.dirty[1], sha256: "A".repeat(40) }] }),
+      "not a devrites-baseline/v1 record: dirty[0]: sha256 must be null or lowercase hex",
+    ],
+    [
+      "a numeric digest",
+      (r) => ({ ...r, dirty: [{ ...r.dirty[1], sha256: 1 }] }),
+      "not a devrites-baseline/v1 record: dirty[0]: sha256 must be null or lowercase hex",
+    ],
+  ])("names the defect: %s", (_name, mutate, expected) => {
+    const { packet, record } = consistent();
+    expect(message(mutate(record), packet)).toBe(expected);
+  });
+
+  it("names each disagreement with the packet", () => {
+    const { packet, record } = consistent();
+    expect(message({ ...record, run_id: "run-20200101T000000Z-00000000" }, packet)).toBe(
+      `run_id run-20200101T000000Z-00000000 is not ${packet.run_id}`,
+    );
+    const touched = record.touched.slice(1);
+    expect(message({ ...record, touched }, packet)).toContain(
+      "the touched manifest does not cover exactly the packet's allowlisted and input paths; touched manifest hashes to",
+    );
+    const changed = record.touched.map((e) => ({ ...e, exec: e.type === "file" ? !e.exec : e.exec }));
+    expect(message({ ...record, touched: changed }, packet)).toMatch(
+      /^touched manifest hashes to [0-9a-f]{64}, the packet says [0-9a-f]{64}; the identity recomputes to/,
+    );
   });
 
   it("names every disagreement in one message", () => {

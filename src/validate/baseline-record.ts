@@ -107,7 +107,7 @@ export function packetTouchedPaths(packet: Pick<AgentPacket, "scope" | "inputs">
 }
 
 function byBytes(a: string, b: string): number {
-  return Buffer.compare(Buffer.from(a, "utf8"), Buffer.from(b, "utf8"));
+  return Buffer.compare(Buffer.from(a), Buffer.from(b));
 }
 
 export type BaselineRead = { ok: true; record: BaselineRecord } | { ok: false; diagnostics: Diagnostic[] };

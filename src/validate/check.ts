@@ -75,9 +75,9 @@ export function evaluateResult(input: CheckInput): CheckReport {
     else out.push(...parsed.diagnostics);
   }
 
-  // identity: the claims of the result, then the integrity of the stored baseline
-  if (result) out.push(...checkIdentity(result, packet, resultPath));
-  else if (json.ok) out.push(...checkRawIdentity(json.value, packet, resultPath));
+  // identity: the result's claims (also of a schema-invalid result, as far as they are strings), then
+  // the integrity of the stored baseline
+  if (json.ok) out.push(...checkRawIdentity(json.value, packet, resultPath));
   if (!baseline.ok) out.push(...baseline.diagnostics);
 
   if (result) {
@@ -99,19 +99,16 @@ export function evaluateResult(input: CheckInput): CheckReport {
 
   out.push(...checkExpiry(packet, now, resultPath));
 
-  const report: CheckReport = { diagnostics: out, verdict: verdictOf(out), changedPaths };
-  if (result) report.result = result;
-  return report;
+  return { diagnostics: out, verdict: verdictOf(out), changedPaths, ...(result ? { result } : {}) };
 }
 
-/** Identity of a result that failed its schema: check the fields that are at least strings. */
+/** Identity as the result states it: check the fields that are strings (others are the schema's finding). */
 function checkRawIdentity(value: unknown, packet: AgentPacket, resultPath: string): Diagnostic[] {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return [];
   const raw = value as Record<string, unknown>;
   const run_id = own(raw, "run_id");
   const role = own(raw, "role");
   const baseline_id = own(raw, "baseline_id");
-  // A field that is missing or not a string is the schema's finding; check only the ones that are strings.
   return checkIdentity(
     {
       run_id: typeof run_id === "string" ? run_id : packet.run_id,

@@ -313,7 +313,7 @@ export const CODES = {
     stage: "record",
     severity: "error",
     summary: "a different result was already recorded for this run",
-    hint: "a run takes one result; write a fresh packet to redo the step",
+    hint: "a run takes one result (replaceable only after a check rejected it); write a fresh packet to redo the step",
   },
   "record.result-path-invalid": {
     stage: "record",

@@ -34,6 +34,35 @@ describe("extractResultJson", () => {
     expect(extractResultJson(text)).toMatchObject({ ok: true, json: OBJ });
   });
 
+  it("a closing fence may be indented or followed by spaces", () => {
+    expect(extractResultJson(`\`\`\`json\n${OBJ}\n  \`\`\`   \nafter`)).toMatchObject({
+      ok: true,
+      json: OBJ,
+    });
+  });
+
+  it("a body line that merely starts or ends with backticks does not close the block", () => {
+    expect(codeOf('````json\n{"a":1}\n```x\n````')).toBe("record.malformed-json");
+    expect(codeOf('````json\n{"a":1}\nx```\n````')).toBe("record.malformed-json");
+    expect(codeOf('````json\n{"a":1}\n```\n````')).toBe("record.malformed-json");
+  });
+
+  it.each([
+    ["prose", "hello", "no bare JSON object and no ```json fenced block found"],
+    ["two blocks", "```json\n{}\n```\n```json\n{}\n```", "found 2 ```json fenced blocks; expected one"],
+    ["an array", "```json\n[]\n```", "the result is an array, not a JSON object"],
+    ["null", "```json\nnull\n```", "the result is null, not a JSON object"],
+    ["a number", "```json\n5\n```", "the result is number, not a JSON object"],
+  ])("says what it found: %s", (_name, text, message) => {
+    const r = extractResultJson(text);
+    expect(r.ok ? "" : r.diagnostics[0]!.message).toBe(message);
+  });
+
+  it("quotes the parse error", () => {
+    const r = extractResultJson("{oops");
+    expect(r.ok ? "" : r.diagnostics[0]!.message).toMatch(/^the result is not valid JSON: ./);
+  });
+
   it.each([
     ["prose only", "I could not finish.", "record.no-json"],
     ["empty", "", "record.no-json"],

@@ -29,7 +29,7 @@ export function extractResultJson(text: string, path?: string): Extracted {
       path,
     );
   }
-  return parseObject(blocks[0]!.trim(), path);
+  return parseObject(blocks[0]!, path);
 }
 
 /** The bodies of every fenced block whose info string is `json` (case-insensitive). Unclosed blocks count. */

@@ -291,9 +291,110 @@ describe("checkExpiry", () => {
     expect(codes(checkExpiry(packet, at("2026-12-01T00:00:00Z"), RP))).toEqual(["result.expired"]);
   });
 
+  it("fails closed on an expires_at that is not a real instant", () => {
+    const packet = samplePacket();
+    packet.expires_at = "2026-13-45T99:99:99Z";
+    expect(codes(checkExpiry(packet, at("2000-01-01T00:00:00Z"), RP))).toEqual(["result.expired"]);
+  });
+
   it("fails closed on an invalid clock", () => {
     const packet = samplePacket();
     packet.expires_at = "2026-11-30T22:15:00.000Z";
     expect(codes(checkExpiry(packet, new Date(Number.NaN), RP))).toEqual(["result.expired"]);
+  });
+});
+
+describe("messages say what was found", () => {
+  const esc = { reason: "tooling" as const, detail: "no runner installed" };
+  function statusMessage(status: AgentResult["status"], escalation: typeof esc | null): string[] {
+    const { result } = scout();
+    result.status = status;
+    result.escalation = escalation;
+    return checkStatus(result, RP).map((d) => d.message);
+  }
+
+  it("identity messages quote both sides", () => {
+    const { packet, result } = scout();
+    result.role = "devrites-plan-drafter";
+    result.baseline_id = sampleSha(7);
+    const [role, base] = checkIdentity(result, packet, RP).map((d) => d.message);
+    expect(role).toBe(`result role "devrites-plan-drafter" is not the packet's "devrites-evidence-scout"`);
+    expect(base).toBe(
+      `result baseline_id "${sampleSha(7)}" is not the packet's baseline.id ${packet.baseline.id}`,
+    );
+  });
+
+  it.each([
+    ["complete", esc, "status complete with an escalation (tooling): no runner installed"],
+    ["partial", null, "status partial: the leaf did not finish its objective"],
+    ["blocked", null, "status blocked without an escalation"],
+    ["blocked", esc, "status blocked (tooling) with no human gate: no runner installed"],
+    ["failed", esc, "status failed (tooling): no runner installed"],
+    ["cannot_verify", esc, "status cannot_verify (tooling): no runner installed"],
+    ["cannot_verify", null, "status cannot_verify"],
+  ] as const)("status %s with escalation %j says %j", (status, escalation, message) => {
+    expect(statusMessage(status, escalation)).toContain(message);
+  });
+
+  it("a failed result without an escalation says both", () => {
+    expect(statusMessage("failed", null)).toEqual(["status failed without an escalation", "status failed"]);
+  });
+
+  it("payload honesty messages name the check, the verdict and the count", () => {
+    const proof = sampleResult("proof-report");
+    if (proof.payload.type !== "proof-report") throw new Error("fixture");
+    proof.payload.content.verdict = "inconclusive";
+    expect(checkStatus(proof, RP)[0]!.message).toBe(
+      "status complete with proof verdict inconclusive: nothing was proven",
+    );
+    proof.payload.content.verdict = "pass";
+    proof.payload.content.checks = [
+      { name: "unit", command: "npm test", exit_code: 1, outcome: "fail", summary: "" },
+    ];
+    expect(checkStatus(proof, RP).map((d) => d.message)).toEqual([
+      "status complete with proof verdict pass, but no check passed: a vacuous pass",
+      'proof verdict pass, but check "unit" has outcome fail',
+    ]);
+    const review = sampleResult("review-findings");
+    if (review.payload.type !== "review-findings") throw new Error("fixture");
+    review.payload.content.findings = [
+      { severity: "blocker", title: "a", detail: "" },
+      { severity: "blocker", title: "b", detail: "" },
+    ];
+    expect(checkStatus(review, RP)[0]!.message).toBe("review verdict approve with 2 blocker finding(s)");
+    review.payload.content.findings = [];
+    review.payload.content.coverage = "";
+    expect(checkStatus(review, RP)[0]!.message).toBe(
+      "review with no findings and no coverage: a bare approval is not a review",
+    );
+  });
+
+  it("declared-write messages name the role, the op and the path", () => {
+    const { packet, result } = scout();
+    result.side_effects.repo_writes = [{ path: "src/a.ts", op: "create", sha256_after: sampleSha(1) }];
+    expect(checkDeclaredWrites(result, packet)[0]!.message).toBe(
+      "read-only role devrites-evidence-scout declares create of src/a.ts",
+    );
+    const w = wright();
+    w.result.side_effects.repo_writes = [
+      { path: "x.ts", op: "modify", sha256_after: sampleSha(1) },
+      { path: "x.ts", op: "modify", sha256_after: sampleSha(1) },
+    ];
+    expect(checkDeclaredWrites(w.result, w.packet).map((d) => d.message)).toEqual([
+      "declared modify of x.ts, which is not on the allowlist",
+      "x.ts is declared more than once",
+      "declared modify of x.ts, which is not on the allowlist",
+    ]);
+  });
+
+  it("expiry messages give both instants", () => {
+    const packet = samplePacket();
+    packet.expires_at = "2026-11-30T22:15:00.000Z";
+    expect(checkExpiry(packet, new Date("2026-12-01T00:00:00.000Z"), RP)[0]!.message).toBe(
+      "the packet expired at 2026-11-30T22:15:00.000Z; checked at 2026-12-01T00:00:00.000Z",
+    );
+    expect(checkExpiry(packet, new Date(Number.NaN), RP)[0]!.message).toBe(
+      "the packet expired at 2026-11-30T22:15:00.000Z; checked at an invalid time",
+    );
   });
 });

@@ -246,11 +246,8 @@ export function checkBudgets(result: AgentResult, packet: AgentPacket, resultPat
 }
 
 /** Lines of the result pretty-printed with two-space indentation (the measure `max_result_lines` caps). */
-export function resultLines(result: unknown): number {
-  const text = JSON.stringify(result, null, 2) ?? "";
-  let n = 1;
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) n++;
-  return n;
+export function resultLines(result: object): number {
+  return JSON.stringify(result, null, 2).split("\n").length;
 }
 
 /** The payload type is the one the packet's role returns (the packet's role is authoritative). */
@@ -319,6 +316,6 @@ export function checkExpiry(packet: AgentPacket, now: Date, resultPath: string):
   return [];
 }
 
-function quote(x: unknown): string {
-  return JSON.stringify(x) ?? String(x);
+function quote(s: string): string {
+  return JSON.stringify(s);
 }

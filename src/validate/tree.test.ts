@@ -245,3 +245,94 @@ describe("checkTree: the wright", () => {
     ]);
   });
 });
+
+describe("checkTree: details", () => {
+  const scout = samplePacket("devrites-evidence-scout");
+  const wright = samplePacket("devrites-slice-wright");
+  const touched = [file("docs/settings.md", 0x11), gone("src/parser.ts")];
+
+  it("touched changes and dirty changes are merged in byte order", () => {
+    const out = checkTree(
+      scout,
+      record([], touched),
+      now([file("z.md", 1)], [file("docs/settings.md", 2), gone("src/parser.ts")]),
+      [],
+    );
+    expect(out.changedPaths).toEqual(["docs/settings.md", "z.md"]);
+    expect(out.diagnostics.map((d) => d.path)).toEqual(["docs/settings.md", "z.md"]);
+  });
+
+  it.each([
+    ["the exec bit", file("docs/settings.md", 0x11, true)],
+    [
+      "the type",
+      { path: "docs/settings.md", type: "symlink", exec: false, sha256: sampleSha(0x11) } as ManifestEntry,
+    ],
+    ["the content", file("docs/settings.md", 0x12)],
+  ])("a touched path differing only in %s changed", (_name, entry) => {
+    const out = checkTree(scout, record([], touched), now([], [entry, gone("src/parser.ts")]), []);
+    expect(out.changedPaths).toEqual(["docs/settings.md"]);
+  });
+
+  it("a path recorded absent and not described now is still absent", () => {
+    expect(
+      checkTree(scout, record([], touched), now([], [file("docs/settings.md", 0x11)]), []).changedPaths,
+    ).toEqual([]);
+  });
+
+  it("a declared create of a path the baseline did not describe counts it as absent before", () => {
+    const before = [file("src/parser.ts", 1)];
+    const out = checkTree(
+      wright,
+      record([], before),
+      now([file("src/parser.test.ts", 2)], [...before, file("src/parser.test.ts", 2)]),
+      [{ path: "src/parser.test.ts", op: "create", sha256_after: sampleSha(2) }],
+    );
+    expect(out.diagnostics).toEqual([]);
+  });
+
+  it("messages say what happened", () => {
+    const before = [file("src/parser.ts", 1), gone("src/parser.test.ts"), file("src/legacy-parser.ts", 3)];
+    const link = {
+      path: "src/parser.ts",
+      type: "symlink",
+      exec: false,
+      sha256: sampleSha(0xa1),
+    } as ManifestEntry;
+    const out = checkTree(
+      wright,
+      record([], before),
+      now([link, file("x.ts", 1)], [link, gone("src/parser.test.ts"), file("src/legacy-parser.ts", 3)]),
+      [
+        { path: "src/parser.ts", op: "modify", sha256_after: sampleSha(0xa1) },
+        { path: "src/parser.test.ts", op: "create", sha256_after: sampleSha(2) },
+        { path: "src/legacy-parser.ts", op: "modify", sha256_after: sampleSha(3) },
+      ],
+    );
+    expect(out.diagnostics.map((d) => d.message)).toEqual([
+      "x.ts changed but is not on the allowlist",
+      "x.ts changed but the result does not declare it",
+      `declared sha256_after ${sampleSha(0xa1)} for src/parser.ts, but on disk it is a symlink`,
+      "declared create of src/parser.test.ts, but it is unchanged since the baseline",
+      `declared sha256_after ${sampleSha(2)} for src/parser.test.ts, but on disk it is absent`,
+      "declared modify of src/legacy-parser.ts, but it is unchanged since the baseline",
+    ]);
+    const created = checkTree(
+      wright,
+      record([], before),
+      now([], [file("src/parser.ts", 1), file("src/parser.test.ts", 5), file("src/legacy-parser.ts", 3)]),
+      [{ path: "src/parser.test.ts", op: "modify", sha256_after: sampleSha(6) }],
+    );
+    expect(created.diagnostics.map((d) => d.message)).toEqual([
+      "declared modify of src/parser.test.ts, but on disk it was a create (missing → file)",
+      `declared sha256_after ${sampleSha(6)} for src/parser.test.ts, but on disk it is ${sampleSha(5)}`,
+    ]);
+    const stale = checkTree(
+      samplePacket("devrites-code-reviewer"),
+      record([], []),
+      now([file("a", 1)], []),
+      [],
+    );
+    expect(stale.diagnostics[0]!.message).toBe("a changed after the packet was frozen");
+  });
+});

@@ -64,10 +64,10 @@ export function checkTree(
   }
 
   const allowed = new Set(packet.scope.allowed_repo_writes);
-  const declaredPaths = new Set((declared ?? []).map((w) => w.path));
+  const declaredPaths = declared && new Set(declared.map((w) => w.path));
   for (const p of changed) {
     if (!allowed.has(p)) out.push(diag("result.out-of-scope", `${p} changed but is not on the allowlist`, p));
-    if (declared !== undefined && !declaredPaths.has(p)) {
+    if (declaredPaths && !declaredPaths.has(p)) {
       out.push(diag("result.undeclared-write", `${p} changed but the result does not declare it`, p));
     }
   }
@@ -131,9 +131,8 @@ function checkDeclaredWrite(w: RepoWrite, before: ManifestEntry, after: Manifest
 function changedPaths(baseline: BaselineRecord, current: CurrentTree, headMoved: boolean): string[] {
   const paths = new Set<string>();
   if (!headMoved) {
-    const stats = { hashedFiles: 0, hashedBytes: 0 };
-    const before = { head: baseline.head, entries: baseline.dirty, stats };
-    const after = { head: current.head, entries: current.entries, stats };
+    const before = { head: baseline.head, entries: baseline.dirty, stats: NO_STATS };
+    const after = { head: current.head, entries: current.entries, stats: NO_STATS };
     for (const c of diffSnapshots(before, after)) paths.add(c.path);
   }
   const after = byPath(current.touched);
@@ -141,8 +140,11 @@ function changedPaths(baseline: BaselineRecord, current: CurrentTree, headMoved:
     const a = after.get(b.path) ?? missing(b.path);
     if (!sameState(a, b)) paths.add(b.path);
   }
-  return [...paths].sort((x, y) => Buffer.compare(Buffer.from(x, "utf8"), Buffer.from(y, "utf8")));
+  return [...paths].sort((x, y) => Buffer.compare(Buffer.from(x), Buffer.from(y)));
 }
+
+/** `diffSnapshots` takes snapshots; their work counters do not enter the comparison. */
+const NO_STATS = { hashedFiles: 0, hashedBytes: 0 };
 
 function sameState(a: ManifestEntry, b: ManifestEntry): boolean {
   return a.type === b.type && a.exec === b.exec && a.sha256 === b.sha256;

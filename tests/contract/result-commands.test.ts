@@ -62,6 +62,25 @@ describe("result record", () => {
     expect(events()).toEqual(["packet.created", "result.recorded"]);
   });
 
+  it("a result the check rejected can be replaced by its fix; result.recorded names what it supersedes", async () => {
+    expect((await repo.cli(["result", "record", p.run_id], "{}")).code).toBe(0);
+    expect((await repo.check(p)).code).toBe(1);
+    const fixed = JSON.stringify(repo.resultFor(p));
+    const r = await repo.cli(["result", "record", p.run_id], fixed);
+    expect(r.code).toBe(0);
+    expect(repo.read(p.result_path)).toBe(`${fixed}\n`);
+    const recorded = repo
+      .read(`.devrites/runs/${p.run_id}/events.jsonl`)
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l))
+      .filter((e) => e.type === "result.recorded");
+    expect(recorded.map((e) => e.data.supersedes)).toEqual([undefined, sha256Hex("{}\n")]);
+    expect((await repo.check(p)).code).toBe(0);
+    // once accepted, the run is retired and takes nothing more
+    expect(codes(await repo.cli(["result", "record", p.run_id], "{}"))).toEqual(["record.run-not-active"]);
+  });
+
   it.each([
     ["prose only", "I ran out of budget.", "record.no-json"],
     ["two json blocks", "```json\n{}\n```\n```json\n{}\n```", "record.multiple-json"],

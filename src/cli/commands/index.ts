@@ -1,8 +1,10 @@
 import type { Command } from "../command.js";
 import { askCommand } from "./ask.js";
+import { demoCommand } from "./demo.js";
 import { evalCommand } from "./eval.js";
 import { generateCommand } from "./generate.js";
 import { graphCommand } from "./graph.js";
+import { initCommand } from "./init.js";
 import { packLintCommand } from "./pack-lint.js";
 import { packetNew } from "./packet-new.js";
 import { resolveCommand } from "./resolve.js";
@@ -11,13 +13,18 @@ import { resultRecord } from "./result-record.js";
 import { resumeCommand } from "./resume.js";
 import { routeCommand } from "./route.js";
 import { statusCommand } from "./status.js";
+import { uninstallCommand } from "./uninstall.js";
+import { updateCommand } from "./update.js";
+import { validateCommand } from "./validate.js";
 
 /** One import per command module; keep sorted. */
 export const allCommands: Command[] = [
   askCommand,
+  demoCommand,
   evalCommand,
   generateCommand,
   graphCommand,
+  initCommand,
   packLintCommand,
   packetNew,
   resolveCommand,
@@ -26,4 +33,7 @@ export const allCommands: Command[] = [
   resumeCommand,
   routeCommand,
   statusCommand,
+  uninstallCommand,
+  updateCommand,
+  validateCommand,
 ];

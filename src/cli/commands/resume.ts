@@ -7,6 +7,10 @@ import { nextAction } from "../../run/status.js";
 import { readState } from "../../run/workspace.js";
 import type { Question } from "../../run/workspace-types.js";
 import { type Command, type CommandResult, flag } from "../command.js";
+// The built-in driver and journey, registered by name for resume to find: commands load lazily, so the
+// command that starts a journey may not be loaded in the process that resumes it.
+import "../../demo/journey.js";
+import "../../run/cli-driver.js";
 
 function questionLines(questions: readonly Question[]): string[] {
   return questions.flatMap((q) => [

@@ -15,7 +15,7 @@ import { PACKAGES } from "./commands/packages.js";
 import { TOOLS } from "./commands/tools.js";
 import type { CmdCx, Handler } from "./context.js";
 import { enter, union } from "./cwd.js";
-import { type Cwd, type Effect, exec, unclassified, writes } from "./effects.js";
+import { type Cwd, type Effect, exec, sinks, unclassified } from "./effects.js";
 import { parseShell, type SimpleCommand, showWord, showWords, type Word } from "./parse.js";
 import type { Heredoc } from "./prescan.js";
 import { commandBase, literal } from "./words.js";
@@ -141,7 +141,7 @@ function redirectEffects(cmd: SimpleCommand, cwds: Cwd[], what: string): Effect[
         continue;
       }
     }
-    out.push(...writes(what, [r.target], cwds));
+    out.push(...sinks(what, [r.target], cwds));
   }
   return out;
 }

@@ -23,8 +23,12 @@ export type Effect =
   | { kind: "exec"; what: string; why: string }
   /** Runs a proof command: tests, type checks, linters in check mode (the proof runner and the wright). */
   | { kind: "test"; what: string }
-  /** Writes, creates or deletes the file (or, with `dir`, the directory) `target`, relative to each of `cwds`. */
-  | { kind: "write"; target: Word; cwds: Cwd[]; dir?: boolean; what: string }
+  /**
+   * Writes, creates or deletes the file (or, with `dir`, the directory) `target`, relative to each of `cwds`.
+   * `sink` marks a write *into* an open file (a redirect, `tee`, `dd of=`): only then is a device such as
+   * `/dev/null` harmless. As an operand of `rm`, `mv`, `ln`, `chmod`… a device path is replaced or changed.
+   */
+  | { kind: "write"; target: Word; cwds: Cwd[]; dir?: boolean; sink?: boolean; what: string }
   /** Writes somewhere the guard cannot determine. */
   | { kind: "write-unknown"; what: string; why: string }
   /** Forbidden for every leaf, or not classifiable. */
@@ -35,6 +39,9 @@ export const test = (what: string): Effect => ({ kind: "test", what });
 export const writeUnknown = (what: string, why: string): Effect => ({ kind: "write-unknown", what, why });
 export const writes = (what: string, targets: readonly Word[], cwds: Cwd[], dir = false): Effect[] =>
   targets.map((target) => ({ kind: "write", target, cwds, dir, what }));
+/** Writes *into* `targets` as open files (redirects, `tee`, `dd of=`): a device target is harmless. */
+export const sinks = (what: string, targets: readonly Word[], cwds: Cwd[]): Effect[] =>
+  targets.map((target) => ({ kind: "write", target, cwds, sink: true, what }));
 export const deny = (rule: DenyRule, what: string, why: string, hint: string): Effect => ({
   kind: "deny",
   rule,

@@ -11,7 +11,7 @@
 
 import type { CmdCx, Handler } from "../context.js";
 import { enter, intoDir } from "../cwd.js";
-import { type Cwd, type Effect, exec, unclassified, writes, writeUnknown } from "../effects.js";
+import { type Cwd, type Effect, exec, sinks, unclassified, writes, writeUnknown } from "../effects.js";
 import { hasOpt, type OptSpec, optValues, type ParsedArgs, parseArgs } from "../options.js";
 import { showWord, type Word } from "../parse.js";
 import { checkSedScript } from "../sed.js";
@@ -717,7 +717,10 @@ function operandsWritten(name: string, spec: OptSpec, dir = false): Handler {
     if (r.p.operands.length === 0 && name !== "tee") {
       return [unclassified(cx.what, `\`${name}\` without an operand`, "name the file")];
     }
-    return writes(cx.what, r.p.operands, cx.cwds, dir);
+    // tee opens its operands and writes into them; every other command here removes or replaces the path.
+    return name === "tee"
+      ? sinks(cx.what, r.p.operands, cx.cwds)
+      : writes(cx.what, r.p.operands, cx.cwds, dir);
   };
 }
 
@@ -855,7 +858,7 @@ const dd: Handler = (args, cx) => {
       }
       continue;
     }
-    if (t.startsWith("of=")) out.push(...writes(cx.what, [{ ...a, text: t.slice(3) }], cx.cwds));
+    if (t.startsWith("of=")) out.push(...sinks(cx.what, [{ ...a, text: t.slice(3) }], cx.cwds));
   }
   return out;
 };

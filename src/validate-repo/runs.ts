@@ -1,0 +1,235 @@
+/**
+ * The envelope checks `devrites validate` adds to `validateWorkspace` (which covers the ledgers, state.json
+ * and the run folders' shape): per run, the packet and the result valid against their schemas, the result tied
+ * to its packet (run, role, baseline), and for an accepted result the stored baseline still hashing to what
+ * the packet claims and the result still the bytes that were checked. Read-only; the tree is never
+ * re-snapshotted (the baseline file is re-hashed, which is cheap).
+ */
+
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { type Diagnostic, error, warning } from "../core/diagnostics.js";
+import { sha256Hex } from "../core/hash.js";
+import { parseJsonText, parsePacket, parseResult } from "../envelope/parse.js";
+import type { AgentPacket } from "../envelope/types.js";
+import { listRunDirs, readRunEvents, workspacePaths } from "../run/workspace.js";
+import { verifyBaselineRecord } from "../validate/baseline-record.js";
+
+export interface RunsReport {
+  diagnostics: Diagnostic[];
+  runs: number;
+  /** Accepted results whose baseline and bytes were re-verified. */
+  accepted: number;
+}
+
+function readText(abs: string): string | undefined | Error {
+  try {
+    return readFileSync(abs, "utf8");
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === "ENOENT" ? undefined : (e as Error);
+  }
+}
+
+/** The last verdict `result check` recorded, and the result bytes it judged (from the last record before it). */
+function ledgerFacts(root: string, runId: string): { verdict?: string; checkedSha?: string } {
+  const events = readRunEvents(root, runId).values;
+  let verdict: string | undefined;
+  let recordedSha: string | undefined;
+  let checkedSha: string | undefined;
+  for (const ev of events) {
+    if (typeof ev !== "object" || ev === null) continue;
+    const data = (ev.data ?? {}) as Record<string, unknown>;
+    if (ev.type === "result.recorded" && typeof data.sha256 === "string") recordedSha = data.sha256;
+    if (ev.type === "result.checked" && typeof data.verdict === "string") {
+      verdict = data.verdict;
+      checkedSha = recordedSha;
+    }
+  }
+  return { ...(verdict ? { verdict } : {}), ...(checkedSha ? { checkedSha } : {}) };
+}
+
+/** Check the runs `only` names (all runs when undefined). */
+export function checkRuns(root: string, only?: ReadonlySet<string>): RunsReport {
+  const out: Diagnostic[] = [];
+  let runs = 0;
+  let accepted = 0;
+  for (const runId of listRunDirs(root)) {
+    if (only && !only.has(runId)) continue;
+    runs++;
+    const facts = ledgerFacts(root, runId);
+    const rejected = facts.verdict === "rejected";
+    const packetRel = workspacePaths.packet(runId);
+    const resultRel = workspacePaths.result(runId);
+
+    let packet: AgentPacket | undefined;
+    const packetText = readText(join(root, packetRel));
+    if (packetText instanceof Error)
+      out.push(error("workspace.unreadable", packetText.message, { path: packetRel }));
+    else if (packetText !== undefined) {
+      const json = parseJsonText(packetText, packetRel);
+      const parsed = json.ok ? parsePacket(json.value, packetRel) : json;
+      if (!parsed.ok)
+        out.push(
+          error("workspace.packet-invalid", "not a valid agent-packet/v1", {
+            path: packetRel,
+            hint: "packets are written once by devrites packet new; restore this one from version control",
+          }),
+          ...parsed.diagnostics,
+        );
+      else if (parsed.value.run_id !== runId)
+        out.push(
+          error(
+            "workspace.packet-run-mismatch",
+            `the packet names run ${parsed.value.run_id}, its folder ${runId}`,
+            {
+              path: packetRel,
+            },
+          ),
+        );
+      else packet = parsed.value;
+    }
+
+    const resultText = readText(join(root, resultRel));
+    if (resultText instanceof Error)
+      out.push(error("workspace.unreadable", resultText.message, { path: resultRel }));
+    else if (resultText !== undefined) {
+      // A result the validator already rejected stays as the record of that rejection: reported, not failed.
+      const severity = rejected ? warning : error;
+      const json = parseJsonText(resultText, resultRel);
+      const parsed = json.ok ? parseResult(json.value, resultRel) : json;
+      if (!parsed.ok) {
+        out.push(
+          severity(
+            "workspace.result-invalid",
+            rejected
+              ? "not a valid agent-result/v1 (result check rejected it)"
+              : "not a valid agent-result/v1",
+            {
+              path: resultRel,
+              hint: rejected ? "kept as the record of the rejection" : "run devrites result check on it",
+            },
+          ),
+        );
+        if (!rejected) out.push(...parsed.diagnostics);
+      } else if (packet) {
+        const r = parsed.value;
+        if (r.role !== packet.role)
+          out.push(
+            severity(
+              "workspace.result-role-mismatch",
+              `the result is from ${r.role}, the packet is for ${packet.role}`,
+              { path: resultRel },
+            ),
+          );
+        if (r.baseline_id !== packet.baseline.id)
+          out.push(
+            severity(
+              "workspace.result-baseline-mismatch",
+              "the result names another baseline than its packet",
+              {
+                path: resultRel,
+                hint: "a leaf must answer the candidate its packet froze",
+              },
+            ),
+          );
+      } else if (packetText === undefined)
+        out.push(
+          error("workspace.result-orphan", `a result for run ${runId}, which has no packet`, {
+            path: resultRel,
+            hint: "a result must answer a packet written by devrites packet new",
+          }),
+        );
+    }
+
+    if (facts.verdict !== "accepted") continue;
+    accepted++;
+    if (resultText === undefined)
+      out.push(
+        error("workspace.accepted-result-missing", `run ${runId} was accepted but its result is gone`, {
+          path: resultRel,
+        }),
+      );
+    else if (typeof resultText === "string" && facts.checkedSha && sha256Hex(resultText) !== facts.checkedSha)
+      out.push(
+        error("workspace.accepted-result-changed", "the accepted result is not the bytes that were checked", {
+          path: resultRel,
+          hint: "an accepted result is never edited; restore it from version control",
+        }),
+      );
+    if (!packet) continue; // already reported
+    const baselineRel = workspacePaths.baseline(runId);
+    const baselineText = readText(join(root, baselineRel));
+    if (baselineText === undefined || baselineText instanceof Error) {
+      out.push(
+        error(
+          "workspace.accepted-baseline-missing",
+          `run ${runId} was accepted but its baseline.json is gone`,
+          {
+            path: baselineRel,
+            hint: "restore it from version control; without it the acceptance cannot be re-verified",
+          },
+        ),
+      );
+      continue;
+    }
+    const verified = verifyBaselineRecord(baselineText, packet, baselineRel);
+    if (!verified.ok)
+      out.push(
+        error(
+          "workspace.accepted-baseline-mismatch",
+          `the accepted result's baseline no longer matches its packet: ${verified.diagnostics.map((d) => d.message).join("; ")}`,
+          {
+            path: baselineRel,
+            hint: "baseline.json is written once by devrites packet new; restore it from version control",
+          },
+        ),
+      );
+  }
+  return { diagnostics: out, runs, accepted };
+}
+
+/**
+ * Staged files a leaf may still be writing: in the allowlist of an active run (no accepted result yet).
+ * Null when there is no readable state.json to check against.
+ */
+export function checkActiveRuns(
+  root: string,
+  paths: readonly string[],
+): { diagnostics: Diagnostic[]; active: number } | null {
+  const text = readText(join(root, workspacePaths.state));
+  if (typeof text !== "string") return null;
+  let state: { active_runs?: unknown };
+  try {
+    state = JSON.parse(text) as { active_runs?: unknown };
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(state.active_runs)) return null;
+  const staged = new Set(paths);
+  const out: Diagnostic[] = [];
+  for (const run of state.active_runs as { run_id?: unknown }[]) {
+    if (typeof run?.run_id !== "string") continue;
+    const packetText = readText(join(root, workspacePaths.packet(run.run_id)));
+    if (typeof packetText !== "string") continue; // validateWorkspace reports a missing run
+    let allow: unknown;
+    try {
+      allow = (JSON.parse(packetText) as AgentPacket).scope?.allowed_repo_writes;
+    } catch {
+      continue;
+    }
+    if (!Array.isArray(allow)) continue;
+    for (const p of allow)
+      if (typeof p === "string" && staged.has(p))
+        out.push(
+          error(
+            "validate.staged-unverified",
+            `staged while run ${run.run_id} may still write it, and no result of that run was accepted`,
+            {
+              path: p,
+              hint: "run devrites result check on the run's result first (or abandon the run), then commit",
+            },
+          ),
+        );
+  }
+  return { diagnostics: out, active: state.active_runs.length };
+}

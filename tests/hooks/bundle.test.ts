@@ -1,0 +1,122 @@
+/**
+ * The committed hook bundles: up to date with the sources, self-contained (nothing but Node built-ins at run
+ * time), and the PreToolUse bundle free of the heavy modules it must not load on every tool call.
+ */
+
+import { spawnSync } from "node:child_process";
+import { copyFileSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { builtinModules } from "node:module";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { build } from "esbuild";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type BuiltHook, buildHooks, HOOK_HEADER, HOOK_NAMES, REPO_ROOT } from "../../scripts/build-hooks.js";
+
+let built: BuiltHook[];
+beforeAll(async () => {
+  built = await buildHooks();
+});
+
+const committed = (name: string) => readFileSync(join(REPO_ROOT, "hooks", `${name}.mjs`), "utf8");
+const BUILTINS = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
+
+/**
+ * Every module the bundle loads at run time: its `import` statements and `import()`/`require()` calls as
+ * esbuild parses them (every import left external), plus the names passed to `process.getBuiltinModule`.
+ */
+async function specifiers(file: string): Promise<string[]> {
+  const r = await build({
+    entryPoints: [file],
+    bundle: true,
+    write: false,
+    metafile: true,
+    platform: "node",
+    format: "esm",
+    logLevel: "silent",
+    plugins: [
+      {
+        name: "all-external",
+        setup: (b) =>
+          b.onResolve({ filter: /.*/ }, (a) =>
+            a.kind === "entry-point" ? undefined : { path: a.path, external: true },
+          ),
+      },
+    ],
+  });
+  const parsed = Object.values(r.metafile.inputs).flatMap((i) => i.imports.map((x) => x.path));
+  const text = readFileSync(file, "utf8");
+  const builtins = [...text.matchAll(/\bgetBuiltinModule\s*\(\s*["'`]([^"'`]+)["'`]\s*\)/g)].map(
+    (m) => m[1]!,
+  );
+  return [...parsed, ...builtins];
+}
+
+describe("hook bundles", () => {
+  it.each(HOOK_NAMES)("hooks/%s.mjs is up to date with its sources (run `npm run build`)", (name) => {
+    const b = built.find((x) => x.name === name)!;
+    expect(committed(name) === b.text, `hooks/${name}.mjs is stale`).toBe(true);
+  });
+
+  it("the build is deterministic", async () => {
+    const again = await buildHooks();
+    expect(again.map((b) => b.text)).toEqual(built.map((b) => b.text));
+  });
+
+  it.each(HOOK_NAMES)("hooks/%s.mjs starts with the generated header", (name) => {
+    expect(committed(name).split("\n")[0]).toBe(HOOK_HEADER);
+  });
+
+  it.each(HOOK_NAMES)("hooks/%s.mjs loads nothing but Node built-ins", async (name) => {
+    const specs = await specifiers(join(REPO_ROOT, "hooks", `${name}.mjs`));
+    expect(specs.filter((s) => !BUILTINS.has(s))).toEqual([]);
+    expect(committed(name)).not.toContain("Dynamic require of");
+  });
+
+  it("the scanner catches imports, dynamic imports, requires and built-in names", async () => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), "devrites-scan-")));
+    try {
+      const file = join(dir, "x.mjs");
+      writeFileSync(
+        file,
+        'import{x as y}from"zod";import"./a.js";const z=require("execa");await import("fast-glob");' +
+          'const d=["import","from"];process.getBuiltinModule("node:fs");process.getBuiltinModule("leftpad")',
+      );
+      expect((await specifiers(file)).sort()).toEqual([
+        "./a.js",
+        "execa",
+        "fast-glob",
+        "leftpad",
+        "node:fs",
+        "zod",
+      ]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("the PreToolUse bundle contains neither zod nor the validator nor the SubagentStop logic", () => {
+    const b = built.find((x) => x.name === "pre-tool-use")!;
+    const heavy = b.inputs.filter((i) =>
+      /node_modules\/(zod|execa|ajv|fast-glob)\/|src\/validate\/|subagent-stop/.test(i),
+    );
+    expect(heavy).toEqual([]);
+  });
+
+  it.each(HOOK_NAMES)("hooks/%s.mjs runs from a copy outside the repository with no NODE_PATH", (name) => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), "devrites-bundle-")));
+    try {
+      const file = join(dir, `${name}.mjs`);
+      copyFileSync(join(REPO_ROOT, "hooks", `${name}.mjs`), file);
+      const r = spawnSync(process.execPath, [file], {
+        cwd: dir,
+        input: JSON.stringify({ cwd: dir, hook_event_name: "x", session_id: "s" }),
+        env: { PATH: process.env.PATH ?? "", NODE_PATH: "" },
+        encoding: "utf8",
+      });
+      expect(r.stderr).not.toMatch(/ERR_MODULE_NOT_FOUND|Cannot find (module|package)/);
+      expect([0, 2]).toContain(r.status);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,379 @@
+/**
+ * End-to-end guard suite against the pinned real hosts (Claude Code 2.1.328, Codex CLI 0.169.0): each scenario
+ * is a fresh git project with the adapters rendered by `devrites generate --target <project>`, active packets
+ * made by `devrites packet new` inside it, and a scripted fake model whose main turn spawns a devrites role and
+ * whose child turn makes the tool call. The real hook bundles (`.devrites/hooks/*.mjs`) and the real guard
+ * decide. Every block is asserted from the file system, the tool result the model saw (the deny names the
+ * devrites rule) and the host's own record (Claude's `permission_denials`, the hook input log), and has an
+ * allow control in the same run.
+ *
+ * Skips with the reason when a host is unavailable (`DEVRITES_REQUIRE_HOSTS=1` makes that a failure). Needs the
+ * built CLI (`npm test` builds first).
+ */
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { execa } from "execa";
+import { afterAll, expect, it } from "vitest";
+import type { RoleName as Role } from "../../src/envelope/roles.js";
+import * as A from "./harness/fake-anthropic.js";
+import * as R from "./harness/fake-responses.js";
+import { ensureHosts } from "./harness/install.js";
+import { type ClaudeRun, permissionDenials, runClaude } from "./harness/run-claude.js";
+import { runCodex } from "./harness/run-codex.js";
+import {
+  cleanupAllSandboxes,
+  killAllHostProcesses,
+  makeSandbox,
+  readJsonLinesFile,
+  type Sandbox,
+} from "./harness/sandbox.js";
+import { describeHosts } from "./harness/suite.js";
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const CLI = join(ROOT, "bin", "devrites.js");
+const A_TS = "export const a = 1;\n";
+
+const hosts = await ensureHosts();
+afterAll(() => {
+  killAllHostProcesses();
+  cleanupAllSandboxes();
+});
+
+async function devrites(cwd: string, args: string[]): Promise<string> {
+  const r = await execa("node", [CLI, ...args], { cwd, reject: false, stdin: "ignore" });
+  expect(r.exitCode, `devrites ${args.join(" ")}\n${r.stdout}\n${r.stderr}`).toBe(0);
+  return r.stdout;
+}
+
+interface PacketSpec {
+  role: Role;
+  allow?: string[];
+}
+
+/**
+ * A fresh project: `git init`, `src/a.ts` committed, the adapters for `host` generated into it, and one active
+ * packet per spec made with the CLI.
+ */
+async function devritesProject(host: "claude" | "codex", packets: PacketSpec[]): Promise<Sandbox> {
+  const s = await makeSandbox();
+  const git = (args: string[]) =>
+    execa("git", ["-c", "user.email=e2e@devrites.test", "-c", "user.name=e2e", ...args], {
+      cwd: s.project,
+      stdin: "ignore",
+    });
+  await execa("mkdir", ["-p", join(s.project, "src")]);
+  writeFileSync(join(s.project, "src", "a.ts"), A_TS);
+  await git(["add", "."]);
+  await git(["commit", "-qm", "init"]);
+  await devrites(s.project, ["generate", "--host", host, "--target", s.project]);
+  for (const p of packets) {
+    await devrites(s.project, [
+      "packet",
+      "new",
+      "--role",
+      p.role,
+      "--rite",
+      "rite-build",
+      "--objective",
+      `e2e ${p.role}`,
+      ...(p.allow ?? []).flatMap((a) => ["--allow", a]),
+    ]);
+  }
+  return s;
+}
+
+interface Step {
+  id: string;
+  tool: string;
+  input: Record<string, unknown>;
+}
+
+/** Claude: the main turn spawns `role` (project `.claude/agents`); the child makes `steps` in order. */
+function claudeLeaf(role: Role, steps: Step[]): A.AnthropicScenario {
+  return (_req, ctx) => {
+    if (ctx.isSubagent) {
+      const next = steps.find((s) => !ctx.hasToolResult(s.id));
+      return next ? A.toolUse(next.id, next.tool, next.input) : A.text(`${role} done`);
+    }
+    if (!ctx.hasToolResult("toolu_spawn")) {
+      return A.toolUse("toolu_spawn", "Agent", {
+        description: `run ${role}`,
+        prompt: "Do the scripted steps.",
+        subagent_type: role,
+        run_in_background: false,
+      });
+    }
+    return A.text("main done");
+  };
+}
+
+interface ClaudeOutcome {
+  run: ClaudeRun;
+  /** The last child request (it holds every child tool result). */
+  child: A.AnthropicContext;
+  childRequests: A.AnthropicContext[];
+  hookCalls: Record<string, unknown>[];
+}
+
+async function driveClaude(s: Sandbox, role: Role, steps: Step[]): Promise<ClaudeOutcome> {
+  const fake = await A.startFakeAnthropic(claudeLeaf(role, steps));
+  try {
+    const log = s.path("hook-log.jsonl");
+    const run = await runClaude({
+      prompt: "delegate",
+      fake,
+      sandbox: s,
+      allowedTools: ["Write", "Edit", "Bash", "Agent", "Read"],
+      env: { DEVRITES_HOOK_LOG: log },
+    });
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(fake.failures).toEqual([]);
+    const childRequests = fake
+      .modelRequests()
+      .map(A.anthropicContextOf)
+      .filter((c) => c.isSubagent);
+    expect(childRequests.length).toBeGreaterThan(0);
+    const hookCalls = readJsonLinesFile(log)
+      .filter((l) => l.hook === "pre-tool-use")
+      .map((l) => JSON.parse(String(l.stdin)) as Record<string, unknown>);
+    return { run, child: childRequests.at(-1)!, childRequests, hookCalls };
+  } finally {
+    await fake.close();
+  }
+}
+
+/** The child saw a deny for `id` naming `rule`; Claude recorded it in `permission_denials`. */
+function expectClaudeDenied(o: ClaudeOutcome, id: string, rule: string): void {
+  const r = o.child.toolResultBlock(id);
+  expect(r, `no tool result for ${id}`).toBeDefined();
+  expect(r?.isError).toBe(true);
+  expect(r?.text).toContain(`devrites guard denied this call [${rule}]`);
+  expect(permissionDenials(o.run).map((d) => d.tool_use_id)).toContain(id);
+}
+
+function expectClaudeAllowed(o: ClaudeOutcome, id: string): void {
+  const r = o.child.toolResultBlock(id);
+  expect(r, `no tool result for ${id}`).toBeDefined();
+  expect(r?.isError, r?.text).toBe(false);
+  expect(permissionDenials(o.run).map((d) => d.tool_use_id)).not.toContain(id);
+}
+
+/** Drop the `tools:` line of a generated Claude agent, so the host offers the role every tool. */
+function widenClaudeAgentTools(s: Sandbox, role: Role): void {
+  const file = join(s.project, ".claude", "agents", `${role}.md`);
+  const text = readFileSync(file, "utf8");
+  expect(text).toMatch(/^tools: .*$/m);
+  writeFileSync(file, text.replace(/^tools: .*\n/m, ""));
+}
+
+describeHosts("guard e2e: Claude Code with the generated project adapters", hosts, ["claude"], () => {
+  it("a read-only role is not offered Write; a Write it makes anyway does not run", async () => {
+    const s = await devritesProject("claude", [{ role: "devrites-evidence-scout" }]);
+    const o = await driveClaude(s, "devrites-evidence-scout", [
+      { id: "toolu_write", tool: "Write", input: { file_path: join(s.project, "notes.md"), content: "x\n" } },
+      { id: "toolu_read", tool: "Read", input: { file_path: join(s.project, "src", "a.ts") } },
+    ]);
+    // First layer: the generated role's `tools:` line keeps write tools from the host's offer.
+    expect(o.childRequests[0]!.toolNames).not.toContain("Write");
+    expect(o.childRequests[0]!.toolNames).toContain("Bash");
+    expect(existsSync(join(s.project, "notes.md"))).toBe(false);
+    expect(o.child.toolResultBlock("toolu_write")).toMatchObject({ isError: true });
+    expect(o.child.toolResult("toolu_write")).toContain("No such tool available: Write");
+    expectClaudeAllowed(o, "toolu_read");
+    expect(o.child.toolResult("toolu_read")).toContain("export const a = 1;");
+  });
+
+  it("a read-only role offered Write anyway (tools widened) is blocked by the guard [guard.readonly-write]", async () => {
+    const s = await devritesProject("claude", [{ role: "devrites-evidence-scout" }]);
+    widenClaudeAgentTools(s, "devrites-evidence-scout");
+    const o = await driveClaude(s, "devrites-evidence-scout", [
+      { id: "toolu_write", tool: "Write", input: { file_path: join(s.project, "notes.md"), content: "x\n" } },
+      { id: "toolu_read", tool: "Read", input: { file_path: join(s.project, "src", "a.ts") } },
+    ]);
+    expect(o.childRequests[0]!.toolNames).toContain("Write");
+    expect(existsSync(join(s.project, "notes.md"))).toBe(false);
+    expectClaudeDenied(o, "toolu_write", "guard.readonly-write");
+    expectClaudeAllowed(o, "toolu_read");
+    expect(o.child.toolResult("toolu_read")).toContain("export const a = 1;");
+    const write = o.hookCalls.find((c) => c.tool_name === "Write");
+    expect(write?.agent_type).toBe("devrites-evidence-scout");
+    expect(permissionDenials(o.run).map((d) => [d.tool_name, d.tool_use_id])).toEqual([
+      ["Write", "toolu_write"],
+    ]);
+  });
+
+  it("a read-only role's shell redirect write is blocked [guard.readonly-write]; a plain echo runs", async () => {
+    const s = await devritesProject("claude", [{ role: "devrites-evidence-scout" }]);
+    const o = await driveClaude(s, "devrites-evidence-scout", [
+      { id: "toolu_redirect", tool: "Bash", input: { command: "echo x > out.txt" } },
+      { id: "toolu_echo", tool: "Bash", input: { command: "echo scout-was-here" } },
+    ]);
+    expect(existsSync(join(s.project, "out.txt"))).toBe(false);
+    expectClaudeDenied(o, "toolu_redirect", "guard.readonly-write");
+    expectClaudeAllowed(o, "toolu_echo");
+    expect(o.child.toolResult("toolu_echo")).toContain("scout-was-here");
+    expect(permissionDenials(o.run).map((d) => [d.tool_name, d.tool_use_id])).toEqual([
+      ["Bash", "toolu_redirect"],
+    ]);
+  });
+
+  it("the wright's allowlisted writes succeed (Write and a shell append to src/a.ts)", async () => {
+    const s = await devritesProject("claude", [{ role: "devrites-slice-wright", allow: ["src/a.ts"] }]);
+    const o = await driveClaude(s, "devrites-slice-wright", [
+      {
+        id: "toolu_write",
+        tool: "Write",
+        input: { file_path: join(s.project, "src", "a.ts"), content: "export const a = 2;\n" },
+      },
+      { id: "toolu_append", tool: "Bash", input: { command: "echo '// wright' >> src/a.ts" } },
+    ]);
+    expectClaudeAllowed(o, "toolu_write");
+    expectClaudeAllowed(o, "toolu_append");
+    expect(readFileSync(join(s.project, "src", "a.ts"), "utf8")).toBe("export const a = 2;\n// wright\n");
+    expect(permissionDenials(o.run)).toEqual([]);
+    const writes = o.hookCalls.filter((c) => c.tool_name === "Write" || c.tool_name === "Bash");
+    expect(writes.map((c) => c.agent_type)).toEqual(["devrites-slice-wright", "devrites-slice-wright"]);
+  });
+
+  it("the wright's writes outside the allowlist are blocked [guard.outside-allowlist]; src/a.ts is written", async () => {
+    const s = await devritesProject("claude", [{ role: "devrites-slice-wright", allow: ["src/a.ts"] }]);
+    const o = await driveClaude(s, "devrites-slice-wright", [
+      {
+        id: "toolu_b",
+        tool: "Write",
+        input: { file_path: join(s.project, "src", "b.ts"), content: "export const b = 1;\n" },
+      },
+      { id: "toolu_c", tool: "Bash", input: { command: "echo x > src/c.ts" } },
+      {
+        id: "toolu_a",
+        tool: "Write",
+        input: { file_path: join(s.project, "src", "a.ts"), content: "export const a = 3;\n" },
+      },
+    ]);
+    expect(existsSync(join(s.project, "src", "b.ts"))).toBe(false);
+    expect(existsSync(join(s.project, "src", "c.ts"))).toBe(false);
+    expectClaudeDenied(o, "toolu_b", "guard.outside-allowlist");
+    expectClaudeDenied(o, "toolu_c", "guard.outside-allowlist");
+    expectClaudeAllowed(o, "toolu_a");
+    expect(readFileSync(join(s.project, "src", "a.ts"), "utf8")).toBe("export const a = 3;\n");
+    expect(permissionDenials(o.run).map((d) => [d.tool_name, d.tool_use_id])).toEqual([
+      ["Write", "toolu_b"],
+      ["Bash", "toolu_c"],
+    ]);
+  });
+
+  it("a leaf cannot spawn: Agent is not offered to it, and a shell spawn is blocked [guard.spawn]", async () => {
+    const s = await devritesProject("claude", [{ role: "devrites-evidence-scout" }]);
+    const o = await driveClaude(s, "devrites-evidence-scout", [
+      {
+        id: "toolu_agent",
+        tool: "Agent",
+        input: {
+          description: "grandchild",
+          prompt: "go",
+          subagent_type: "devrites-evidence-scout",
+          run_in_background: false,
+        },
+      },
+      { id: "toolu_shell_spawn", tool: "Bash", input: { command: "claude -p 'write notes.md'" } },
+      { id: "toolu_ls", tool: "Bash", input: { command: "ls src" } },
+    ]);
+    // Claude Code does not offer subagents the Agent tool (depth one is the host's own rule), so the guard's
+    // `guard.spawn` rule for Agent cannot be reached on this host: assert the tool is absent, that a call made
+    // anyway is refused by the host before any hook, and that no second-level agent ever asked the model.
+    for (const c of o.childRequests) expect(c.toolNames).not.toContain("Agent");
+    expect(o.child.toolResultBlock("toolu_agent")).toMatchObject({ isError: true });
+    expect(o.child.toolResult("toolu_agent")).toContain("No such tool available: Agent");
+    expect(new Set(o.childRequests.map((c) => c.agentId)).size).toBe(1);
+    expect(o.hookCalls.some((c) => c.tool_name === "Agent" && c.agent_type)).toBe(false);
+    // The way that is offered, another agent CLI through Bash, is the guard's.
+    expectClaudeDenied(o, "toolu_shell_spawn", "guard.spawn");
+    expectClaudeAllowed(o, "toolu_ls");
+    expect(o.child.toolResult("toolu_ls")).toContain("a.ts");
+  });
+});
+
+/** Codex: the main turn spawns `role` (`multi_agent_v1`, slug `fake-model`) and waits; the child makes `steps`. */
+function codexLeaf(role: Role, steps: Step[]): R.ResponsesScenario {
+  const ns = { namespace: "multi_agent_v1" };
+  return (_req, ctx) => {
+    if (ctx.isSubagent) {
+      const next = steps.find((s) => !ctx.hasToolResult(s.id));
+      return next ? R.functionCall(next.id, next.tool, next.input) : R.text(`${role} done`);
+    }
+    if (!ctx.hasToolResult("call_spawn")) {
+      return R.functionCall(
+        "call_spawn",
+        "spawn_agent",
+        { agent_type: role, message: "Do the scripted steps." },
+        ns,
+      );
+    }
+    if (!ctx.hasToolResult("call_wait")) {
+      const { agent_id } = JSON.parse(ctx.toolResult("call_spawn")!) as { agent_id: string };
+      return R.functionCall("call_wait", "wait_agent", { targets: [agent_id] }, ns);
+    }
+    return R.text("parent done");
+  };
+}
+
+async function driveCodex(s: Sandbox, role: Role, steps: Step[]) {
+  const fake = await R.startFakeResponses(codexLeaf(role, steps));
+  try {
+    const log = s.path("hook-log.jsonl");
+    const run = await runCodex({ prompt: "delegate", fake, sandbox: s, env: { DEVRITES_HOOK_LOG: log } });
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(run.errors.some((e) => e.includes("Ignoring malformed agent role"))).toBe(false);
+    expect(fake.failures).toEqual([]);
+    const children = fake
+      .modelRequests()
+      .map(R.responsesContextOf)
+      .filter((c) => c.isSubagent);
+    expect(children.length).toBeGreaterThan(0);
+    const hookCalls = readJsonLinesFile(log)
+      .filter((l) => l.hook === "pre-tool-use")
+      .map((l) => JSON.parse(String(l.stdin)) as Record<string, unknown>);
+    return { run, child: children.at(-1)!, children, hookCalls };
+  } finally {
+    await fake.close();
+  }
+}
+
+describeHosts("guard e2e: Codex with the generated project adapters", hosts, ["codex"], () => {
+  it("a read-only role's shell write is blocked by .codex/hooks.json [guard.readonly-write]; ls runs", async () => {
+    const s = await devritesProject("codex", [{ role: "devrites-evidence-scout" }]);
+    const o = await driveCodex(s, "devrites-evidence-scout", [
+      { id: "call_touch", tool: "exec_command", input: { cmd: "touch blocked.txt" } },
+      { id: "call_ls", tool: "exec_command", input: { cmd: "ls src" } },
+    ]);
+    expect(existsSync(join(s.project, "blocked.txt"))).toBe(false);
+    expect(o.child.toolResult("call_touch")).toContain("Command blocked by PreToolUse hook");
+    expect(o.child.toolResult("call_touch")).toContain(
+      "devrites guard denied this call [guard.readonly-write]",
+    );
+    expect(o.child.toolResult("call_ls")).toContain("Process exited with code 0");
+    expect(o.child.toolResult("call_ls")).toContain("a.ts");
+    // Codex offers no multi-agent tools to the child (depth one on this host too).
+    for (const c of o.children) expect(c.toolNames.some((t) => t.startsWith("multi_agent_v1"))).toBe(false);
+    const shell = o.hookCalls.filter((c) => c.agent_type !== undefined);
+    expect(shell.map((c) => [c.tool_name, c.agent_type])).toEqual([
+      ["Bash", "devrites-evidence-scout"],
+      ["Bash", "devrites-evidence-scout"],
+    ]);
+  });
+
+  it("the wright writes its allowlisted file; a write outside the allowlist is blocked [guard.outside-allowlist]", async () => {
+    const s = await devritesProject("codex", [{ role: "devrites-slice-wright", allow: ["src/a.ts"] }]);
+    const o = await driveCodex(s, "devrites-slice-wright", [
+      { id: "call_b", tool: "exec_command", input: { cmd: "echo x > src/b.ts" } },
+      { id: "call_a", tool: "exec_command", input: { cmd: "echo 'export const a = 4;' > src/a.ts" } },
+    ]);
+    expect(existsSync(join(s.project, "src", "b.ts"))).toBe(false);
+    expect(o.child.toolResult("call_b")).toContain(
+      "devrites guard denied this call [guard.outside-allowlist]",
+    );
+    expect(o.child.toolResult("call_a")).toContain("Process exited with code 0");
+    expect(readFileSync(join(s.project, "src", "a.ts"), "utf8")).toBe("export const a = 4;\n");
+  });
+});
