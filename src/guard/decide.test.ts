@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: shell syntax in test inputs, not templates
 /**
  * Table-driven policy tests: every rule has cases that trigger it and near misses that must not. Each case runs
  * in both host shapes (Claude Code and Codex PreToolUse stdin), against a real temporary repository so symlinks
@@ -687,9 +688,7 @@ describe("guard.shell-unclassified", () => {
     ". ./script.sh",
     "exec rm -rf src",
     "echo 'unterminated",
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax, not a template
     "echo ${x@P}",
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell syntax, not a template
     "echo ${x:-y}",
     "[[ $x -eq 1 ]]",
     "printf -v x '%s' 1",
@@ -1080,6 +1079,116 @@ describe("the wright's allowlist", () => {
       "guard.outside-allowlist",
     ],
   ]);
+});
+
+describe("edges: devices, variable names, repeated targets, bad allowlists", () => {
+  runCases([
+    ...["/dev/null", "/dev/stdout", "/dev/stderr", "/dev/tty", "/dev/fd/3"].flatMap((dev): Case[] => [
+      [`reader > ${dev}`, REVIEWER, "Bash", bash(`ls > ${dev}`), "allow"],
+      [`wright > ${dev}`, WRIGHT, "Bash", bash(`ls > ${dev}`), "allow"],
+    ]),
+    ["reader > /dev/fdx", REVIEWER, "Bash", bash("ls > /dev/fdx"), "guard.readonly-write"],
+    ["reader > /dev/fd/3x", REVIEWER, "Bash", bash("ls > /dev/fd/3x"), "guard.readonly-write"],
+    ["reader > /dev/sda", REVIEWER, "Bash", bash("ls > /dev/sda"), "guard.readonly-write"],
+    ["wright > /dev/fd/", WRIGHT, "Bash", bash("ls > /dev/fd/"), "guard.outside-allowlist"],
+    // The Write tool may replace the file (temporary file + rename), so a device is not a sink for it.
+    [
+      "wright Write /dev/null",
+      WRIGHT,
+      "Write",
+      { file_path: "/dev/null", content: "" },
+      "guard.outside-allowlist",
+    ],
+    ["reader FOO=", REVIEWER, "Bash", bash("FOO=1 ls"), "guard.shell-unclassified"],
+    ["reader foo=", REVIEWER, "Bash", bash("foo=1 ls"), "allow"],
+    ["reader fooBar=", REVIEWER, "Bash", bash("fooBar=1 ls"), "guard.shell-unclassified"],
+    ["reader 1foo=", REVIEWER, "Bash", bash("export 1foo=1"), "guard.shell-unclassified"],
+    ["reader LC_ALL=", REVIEWER, "Bash", bash("LC_ALL=C ls"), "allow"],
+    ["reader XLC_ALL=", REVIEWER, "Bash", bash("XLC_ALL=C ls"), "guard.shell-unclassified"],
+    ["reader LC_ALLx=", REVIEWER, "Bash", bash("LC_ALLx=C ls"), "guard.shell-unclassified"],
+    ["reader LC_=", REVIEWER, "Bash", bash("LC_=C ls"), "guard.shell-unclassified"],
+    ["reader PAGER=cat", REVIEWER, "Bash", bash("PAGER=cat git log"), "allow"],
+    ["reader GIT_PAGER=cat", REVIEWER, "Bash", bash("GIT_PAGER=cat git log"), "allow"],
+    ["reader PAGER=less", REVIEWER, "Bash", bash("PAGER=less git log"), "guard.shell-unclassified"],
+    ["reader GIT_PAGER=less", REVIEWER, "Bash", bash("GIT_PAGER=less git log"), "guard.shell-unclassified"],
+    ["reader CI=", REVIEWER, "Bash", bash("CI=true NO_COLOR=1 TZ=UTC ls"), "allow"],
+    ["reader zsh path=", REVIEWER, "Bash", bash("path=/tmp ls"), "guard.shell-unclassified"],
+    ["wright zsh path=", WRIGHT, "Bash", bash("path=/tmp make"), "guard.shell-unclassified"],
+    ["wright GIT_DIR=", WRIGHT, "Bash", bash("GIT_DIR=x git status"), "guard.shell-unclassified"],
+    [
+      "wright DYLD_INSERT_LIBRARIES=",
+      WRIGHT,
+      "Bash",
+      bash("DYLD_INSERT_LIBRARIES=x make"),
+      "guard.shell-unclassified",
+    ],
+    ["wright GIT_PAGER=cat", WRIGHT, "Bash", bash("GIT_PAGER=cat git log"), "allow"],
+    ["wright PAGER=cat", WRIGHT, "Bash", bash("PAGER=cat git log"), "allow"],
+    ["wright GIT_PAGER=less", WRIGHT, "Bash", bash("GIT_PAGER=less git log"), "guard.shell-unclassified"],
+    ["wright MYGIT_X=", WRIGHT, "Bash", bash("MYGIT_X=1 make"), "allow"],
+    ["wright XLD_PRELOAD=", WRIGHT, "Bash", bash("XLD_PRELOAD=1 make"), "allow"],
+    ["wright FOO=", WRIGHT, "Bash", bash("FOO=1 make"), "allow"],
+    ["wright export PATH", WRIGHT, "Bash", bash("export PATH=/tmp"), "guard.shell-unclassified"],
+    ["wright read -a PATH", WRIGHT, "Bash", bash("read -a PATH <<< x"), "guard.shell-unclassified"],
+    [
+      "wright mkdir then write the directory",
+      WRIGHT,
+      "Bash",
+      bash("mkdir -p src/new && echo x > src/new"),
+      "guard.outside-allowlist",
+    ],
+    [
+      "wright same target twice",
+      WRIGHT,
+      "Bash",
+      bash("echo a > src/a.ts; echo b >> src/a.ts; rm src/a.ts src/a.ts"),
+      "allow",
+    ],
+    [
+      "reader unknown cd then .devrites",
+      REVIEWER,
+      "Bash",
+      bash('cd "$d"; echo x > .devrites/x'),
+      "guard.readonly-write",
+    ],
+    [
+      "wright cp to a directory named by a variable",
+      WRIGHT,
+      "Bash",
+      bash('cp src/a.ts "$d"/'),
+      "guard.write-target-unknown",
+    ],
+    ["wright cp . into a directory", WRIGHT, "Bash", bash("cp -T . src/"), "guard.outside-allowlist"],
+  ]);
+
+  it("refuses an allowlist entry that escapes through a symlink (defence in depth)", () => {
+    const bad = PACKETS.map((p) =>
+      p.role === WRIGHT ? { ...p, allowed_repo_writes: ["out/passwd", "src/evil.ts"] } : p,
+    );
+    for (const target of ["out/passwd", "src/evil.ts"]) {
+      const d = decide(hookInput("claude", WRIGHT, "Write", write(target)), ctx(bad));
+      expect(d, target).toMatchObject({ decision: "deny", rule: "guard.outside-allowlist" });
+      expect(d.decision === "deny" && d.reason, target).toContain("scope.symlink-escape");
+    }
+  });
+
+  it("says so when the wright's allowlist is empty", () => {
+    const none = PACKETS.map((p) => (p.role === WRIGHT ? { ...p, allowed_repo_writes: [] } : p));
+    const d = decide(hookInput("codex", WRIGHT, "Bash", bash("touch src/a.ts")), ctx(none));
+    expect(d.decision === "deny" && d.reason).toContain("allowlist is: (empty)");
+  });
+
+  it("refuses a non-string allowlist entry as a directory parent", () => {
+    const odd = PACKETS.map((p) =>
+      p.role === WRIGHT ? { ...p, allowed_repo_writes: [7 as unknown as string, "src/new/c.ts"] } : p,
+    );
+    expect(decide(hookInput("claude", WRIGHT, "Bash", bash("mkdir -p src/new")), ctx(odd))).toMatchObject({
+      decision: "allow",
+    });
+    expect(decide(hookInput("claude", WRIGHT, "Bash", bash("mkdir -p lib")), ctx(odd))).toMatchObject({
+      decision: "deny",
+    });
+  });
 });
 
 describe("guard.unknown-tool", () => {

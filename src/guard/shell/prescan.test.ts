@@ -40,6 +40,43 @@ describe("prescan rewrites what shell-quote would misread", () => {
     expect(text(src)).toBe(out);
   });
 
+  it.each([
+    [
+      "echo ${1} ${10} ${@} ${*} ${#} ${?} ${$} ${!} ${-} ${0} ${_x} ${Z9}",
+      "echo ${1} ${10} ${@} ${*} ${#} ${?} ${$} ${!} ${-} ${0} ${_x} ${Z9}",
+    ],
+    ['echo "$1$@$_x$Z9"', 'echo "${\u00011}${\u0001@}${\u0001_x}${\u0001Z9}"'],
+    ['echo "$a-b" "${a}c"', 'echo "${\u0001a}-b" "${\u0001a}c"'],
+    ['echo "a\\"b" "\\$(x)" "\\`"', 'echo "a\\"b" "\\$(x)" "\\`"'],
+    ['echo "a\\\nb"', 'echo "ab"'],
+    ["echo $'a\\'b' $'\\\\'", "echo $'a\\'b' $'\\\\'"],
+    ["echo x'{a,b}' x\"{a,b}\" x\\{a,b\\} {a.b} a}b,{c", "echo x'{a,b}' x\"{a,b}\" x\\{a,b\\} {a.b} a}b,{c"],
+    ["echo x'[a]' a[b a]b[c", "echo x'[a]' a[b a]b[c"],
+    ["ls a[b]c[d]", `ls a${GLOB_BRACKET}b]c${GLOB_BRACKET}d]`],
+    ["echo ''#x \"\"#y", "echo ''\\#x \"\"\\#y"],
+    ["PATH=a:~/b", "PATH=a:${HOME}/b"],
+    ["a 10>x 2<y 2>>z a2>w", "a >x <y >>z a2>w"],
+    ["cat <<< 'a > b'", "cat <<< 'a > b'"],
+    ["a;;b", "a;;b"],
+  ])("%j → %j", (src, out) => {
+    expect(text(src)).toBe(out);
+  });
+
+  it.each([
+    ['cat <<"E"\n$(x)\nE', { body: "$(x)", expands: false }],
+    ["cat <<\\E\n$(x)\nE", { body: "$(x)", expands: false }],
+    ['cat <<E"O"F\n$(x)\nEOF', { body: "$(x)", expands: false }],
+    ["cat << E\nbody\nE", { body: "body", expands: true }],
+    ["cat <<-'E'\n\t$(x)\n\tE", { body: "$(x)", expands: false }],
+    ["cat <<E\nline1\nline2\n E\nE", { body: "line1\nline2\n E", expands: true }],
+    ["cat <<E\nno end", { body: "no end", expands: true }],
+    ["cat <<E", { body: "", expands: true }],
+    ['cat <<"a\\"b"\nx\na"b', { body: "x", expands: false }],
+  ])("here-document %j", (src, doc) => {
+    const r = prescan(src);
+    expect(r.ok && r.heredocs).toEqual([doc]);
+  });
+
   it("cuts here-document bodies out, in order, and notes whether they expand", () => {
     const r = prescan("cat <<A <<'B' > out\nx > y\nA\n$(z)\nB\nls");
     expect(r).toEqual({
@@ -82,6 +119,25 @@ describe("prescan refuses what it cannot model", () => {
     ["a\u0000b", /NUL/],
     ["a\uE000b", /private-use/],
   ])("%j", (src, why) => {
+    const r = prescan(src);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.why).toMatch(why);
+  });
+
+  it.each([
+    ["cat <<'E", /delimiter/],
+    ['cat <<"E', /delimiter/],
+    ["cat <<$x", /delimiter/],
+    ["cat <<`x`", /delimiter/],
+    ["echo ${}", /parameter expansion/],
+    ["echo ${1a}", /parameter expansion/],
+    ["echo ${a-}", /parameter expansion/],
+    ['echo "${x:-y}"', /parameter expansion/],
+    ['echo "$[1]"', /arithmetic/],
+    ["echo {a..b}", /brace expansion/],
+    ["echo {a,{b,c}}", /brace expansion/],
+    ["echo x{'a',b}", /brace expansion/],
+  ])("also refuses %j", (src, why) => {
     const r = prescan(src);
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.why).toMatch(why);

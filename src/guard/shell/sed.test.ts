@@ -28,6 +28,30 @@ describe("checkSedScript", () => {
     "q5",
     "# comment w x\np",
     "",
+    "0,/re/d",
+    "1,+3p",
+    "5,~4p",
+    "2~3p",
+    "/a/I,/b/Mp",
+    "\\,x,p",
+    "/x/ ! p",
+    "1!{p}",
+    "y/a\\/b/x\\/y/",
+    "s/a/b/3",
+    "s/a/b/Mm",
+    "s/a/b/ ; p",
+    "1{s/a/b/}",
+    "s/a/b/#c",
+    "l",
+    "Q 3",
+    "b end; :end",
+    "T x",
+    "v 4.2",
+    "R other",
+    "F;z;x;g;G;h;H;n;N;D;P",
+    "a\\\n  text \\\n  more",
+    "i\\\ntext w file",
+    "$!N",
   ])("reads %j as harmless", (script) => {
     expect(checkSedScript(script)).toEqual({ ok: true });
   });
@@ -48,7 +72,24 @@ describe("checkSedScript", () => {
     if (!r.ok) expect(r.writes).toBe(writes);
   });
 
-  it.each(["s/a/b", "s/a/b/x", "k", "{p", "p}", "/unterminated"])("refuses the malformed %j", (script) => {
+  it.each([
+    "s/a/b",
+    "s/a/b/x",
+    "k",
+    "{p",
+    "p}",
+    "/unterminated",
+    "s",
+    "s\nx\ny\n",
+    "s\\a\\b\\",
+    "y/a/",
+    "\\",
+    "\\\n",
+    ",p",
+    "1,",
+    "/a\nb/p",
+    "1~",
+  ])("refuses the malformed %j", (script) => {
     expect(checkSedScript(script).ok).toBe(false);
   });
 });

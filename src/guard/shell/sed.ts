@@ -74,6 +74,7 @@ export function checkSedScript(script: string): SedCheck {
     const start = i;
     if (!address()) return bad("an unterminated address");
     skipBlank();
+    if (start === i && script[i] === ",") return bad("an empty address");
     if (script[i] === ",") {
       i += 1;
       skipBlank();
@@ -81,7 +82,6 @@ export function checkSedScript(script: string): SedCheck {
       if (!address()) return bad("an unterminated address");
       skipBlank();
     }
-    if (start === i && script[i] === ",") return bad("an empty address");
     while (script[i] === "!") {
       i += 1;
       skipBlank();

@@ -674,7 +674,7 @@ function goals(tool: string, proof: readonly string[], installs: readonly string
     )
       return NONE;
     if (targets.length > 0 && targets.every((t) => proof.includes(t))) return [test(cx.what)];
-    return [exec(cx.what, `\`${tool} ${targets.join(" ")}\` builds or runs code`)];
+    return [exec(cx.what, `\`${[tool, ...targets].join(" ")}\` builds or runs code`)];
   };
 }
 
