@@ -1,4 +1,4 @@
-import { lstat, readlink } from "node:fs/promises";
+import { lstatSync, readlinkSync, type Stats } from "node:fs";
 import { hashFileInfo, sha256Hex } from "../core/hash.js";
 import { revParseHead } from "./_git.js";
 import { joinRaw, pathFromBytes } from "./_paths.js";
@@ -15,21 +15,23 @@ const RETRIES = 3;
 /**
  * Describe `rel` under `root`. Files are opened with O_NOFOLLOW|O_NONBLOCK and checked with fstat, so a path
  * that turns into a symlink or FIFO between `lstat` and `open` is looked at again instead of followed.
+ * The file-system calls are synchronous (see `SYNC_READ_MAX`): a dirty manifest is mostly small files, and
+ * one pool round trip per call cost several times the hashing itself.
  */
 export async function describeRaw(root: string, rel: Buffer): Promise<Described> {
   const abs = joinRaw(root, rel);
   const path = pathFromBytes(rel);
   for (let attempt = 0; attempt < RETRIES; attempt++) {
-    let st: Awaited<ReturnType<typeof lstat>>;
+    let st: Stats;
     try {
-      st = await lstat(abs);
+      st = lstatSync(abs);
     } catch (e) {
       if (isGone(e)) return missing(path);
       throw e;
     }
     if (st.isSymbolicLink()) {
       try {
-        const text = await readlink(abs, { encoding: "buffer" });
+        const text = readlinkSync(abs, { encoding: "buffer" });
         return {
           kind: "entry",
           entry: { path, type: "symlink", exec: false, sha256: sha256Hex(text) },
@@ -44,7 +46,7 @@ export async function describeRaw(root: string, rel: Buffer): Promise<Described>
     if (st.isDirectory())
       return {
         kind: "directory",
-        hasGit: await exists(joinRaw(root, Buffer.concat([rel, Buffer.from("/.git")]))),
+        hasGit: exists(joinRaw(root, Buffer.concat([rel, Buffer.from("/.git")]))),
       };
     if (!st.isFile()) return { kind: "special" };
     try {
@@ -84,9 +86,9 @@ function missing(path: string): Described {
   };
 }
 
-async function exists(abs: Buffer): Promise<boolean> {
+function exists(abs: Buffer): boolean {
   try {
-    await lstat(abs);
+    lstatSync(abs);
     return true;
   } catch (e) {
     if (isGone(e)) return false;

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { compareBytes, isWorkspacePath, pathFromBytes, pathToBytes } from "./_paths.js";
+import { compareBytes, isWorkspacePath, pathFromBytes, pathToBytes, sortByPathBytes } from "./_paths.js";
 import { mapLimit } from "./_pool.js";
 import { diffSnapshots } from "./diff.js";
 import type { ManifestEntry, TreeSnapshot } from "./types.js";
@@ -67,9 +67,58 @@ describe("diffSnapshots", () => {
       }),
     );
   });
+
+  it("lists with repeated paths: the last record of a path counts, on each side (property)", () => {
+    const entry = fc.record({
+      path: fc.constantFrom("a", "b", "é"),
+      type: fc.constantFrom("file", "missing") as fc.Arbitrary<ManifestEntry["type"]>,
+      exec: fc.boolean(),
+      sha256: fc.constantFrom(H1, H2, null),
+    });
+    const lists = fc.array(entry, { maxLength: 5 });
+    fc.assert(
+      fc.property(lists, lists, fc.boolean(), (x, y, same) => {
+        const after = same ? x.map((e) => ({ ...e })) : y;
+        const last = (l: ManifestEntry[], p: string) => l.filter((e) => e.path === p).at(-1) ?? null;
+        const changes = diffSnapshots(snap(...x), snap(...after));
+        for (const path of ["a", "b", "é"]) {
+          const differs = JSON.stringify(last(x, path)) !== JSON.stringify(last(after, path));
+          expect(changes.some((c) => c.path === path)).toBe(differs);
+        }
+        if (same) expect(changes).toEqual([]);
+      }),
+    );
+  });
+
+  it("record-for-record equal lists differ nowhere; one field changed anywhere is seen", () => {
+    const x = [file("a", H1), file("b", H1), file("c", H1, true)];
+    expect(diffSnapshots(snap(...x), snap(...x.map((e) => ({ ...e }))))).toEqual([]);
+    expect(diffSnapshots(snap(...x), snap(file("a", H1), file("b", H2), file("c", H1, true)))).toEqual([
+      { path: "b", before: file("b", H1), after: file("b", H2) },
+    ]);
+    expect(diffSnapshots(snap(...x), snap(file("a", H1), file("b", H1), file("c", H1)))).toHaveLength(1);
+    const renamed = [file("a", H1), file("b2", H1), file("c", H1, true)];
+    expect(diffSnapshots(snap(...x), snap(...renamed)).map((c) => c.path)).toEqual(["b", "b2"]);
+    const link: ManifestEntry = { path: "a", type: "symlink", exec: false, sha256: H1 };
+    expect(diffSnapshots(snap(...x), snap(link, x[1]!, x[2]!)).map((c) => c.path)).toEqual(["a"]);
+    // the same records in another order are the same manifest
+    expect(diffSnapshots(snap(...x), snap(x[2]!, x[0]!, x[1]!))).toEqual([]);
+  });
 });
 
 describe("raw path helpers", () => {
+  it("sortByPathBytes orders exactly as compareBytes, stably (property)", () => {
+    const path = fc.constantFrom("a", "b", "é", "😀", "\uff5e", "a/b", "\u0000hex:ff");
+    fc.assert(
+      fc.property(fc.array(fc.record({ path, n: fc.nat() })), (items) => {
+        const expected = [...items].sort((p, q) => compareBytes(p.path, q.path));
+        const got = [...items];
+        expect(sortByPathBytes(got)).toBe(got);
+        expect(got).toEqual(expected);
+      }),
+    );
+  });
+
   it("round-trips every byte string, and only non-UTF-8 names get the inert NUL spelling", () => {
     fc.assert(
       fc.property(fc.uint8Array({ minLength: 1, maxLength: 12 }), (bytes) => {

@@ -7,6 +7,8 @@ import type { ManifestEntry, TreeChange, TreeSnapshot } from "./types.js";
  * Only meaningful for snapshots at the same `head`; callers compare heads first.
  */
 export function diffSnapshots(before: TreeSnapshot, after: TreeSnapshot): TreeChange[] {
+  // The common case when a wave of results is checked: nothing changed, record for record.
+  if (sameList(before.entries, after.entries)) return [];
   const b = byPath(before.entries);
   const a = byPath(after.entries);
   const paths = new Set([...b.keys(), ...a.keys()]);
@@ -26,4 +28,15 @@ function byPath(entries: readonly ManifestEntry[]): Map<string, ManifestEntry> {
 function sameEntry(x: ManifestEntry | null, y: ManifestEntry | null): boolean {
   if (x === null || y === null) return x === y;
   return x.type === y.type && x.exec === y.exec && x.sha256 === y.sha256;
+}
+
+/** The same records in the same order (then both sides map every path to the same record). */
+function sameList(x: readonly ManifestEntry[], y: readonly ManifestEntry[]): boolean {
+  if (x.length !== y.length) return false;
+  for (let i = 0; i < x.length; i++) {
+    const a = x[i]!;
+    const b = y[i]!;
+    if (a.path !== b.path || !sameEntry(a, b)) return false;
+  }
+  return true;
 }

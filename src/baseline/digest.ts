@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
 import { lengthPrefixed } from "../core/hash.js";
-import { compareBytes } from "./_paths.js";
 import type { ManifestEntry } from "./types.js";
 
 export const MANIFEST_VERSION = "devrites-manifest/v1";
@@ -13,11 +12,11 @@ export const BASELINE_VERSION = "devrites-baseline/v1";
  */
 export function manifestDigest(entries: readonly ManifestEntry[]): string {
   const records = entries.map((e) => ({
-    path: e.path,
+    path: Buffer.from(e.path, "utf8"),
     bytes: lengthPrefixed([e.path, e.type, e.exec ? "1" : "0", e.sha256 ?? ""]),
   }));
   // Ties (the same path twice) are ordered by their record bytes so the digest never depends on input order.
-  records.sort((a, b) => compareBytes(a.path, b.path) || Buffer.compare(a.bytes, b.bytes));
+  records.sort((a, b) => Buffer.compare(a.path, b.path) || Buffer.compare(a.bytes, b.bytes));
   const hash = createHash("sha256").update(lengthPrefixed([MANIFEST_VERSION]));
   for (const r of records) hash.update(r.bytes);
   return hash.digest("hex");

@@ -3,7 +3,7 @@ import { readdir } from "node:fs/promises";
 import { checkRepoPath } from "../scope/index.js";
 import { type Described, describeRaw, submoduleEntry } from "./_describe.js";
 import { git, gitOk, revParseHead } from "./_git.js";
-import { compareBytes, isWorkspacePath, joinRaw, pathFromBytes, pathToBytes } from "./_paths.js";
+import { isWorkspacePath, joinRaw, pathFromBytes, pathToBytes, sortByPathBytes } from "./_paths.js";
 import { mapLimit } from "./_pool.js";
 import { parseHiddenIndexEntries, parsePorcelainV2 } from "./_status.js";
 import { findRepoRoot } from "./find-repo-root.js";
@@ -66,7 +66,7 @@ export async function describePaths(root: string, paths: readonly string[]): Pro
     paths.map((p) => ({ raw: pathToBytes(p), repoLike: false, onlyIfPresent: false })),
   );
   const described = await mapLimit(candidates, CONCURRENCY, (c) => toEntry(root, c));
-  return described.flatMap((d) => (d ? [d.entry] : [])).sort((a, b) => compareBytes(a.path, b.path));
+  return sortByPathBytes(described.flatMap((d) => (d ? [d.entry] : [])));
 }
 
 async function headOf(root: string): Promise<string> {
@@ -94,7 +94,7 @@ async function build(head: string, root: string, candidates: Candidate[]): Promi
       stats.hashedBytes += d.hashedBytes;
     }
   }
-  entries.sort((a, b) => compareBytes(a.path, b.path));
+  sortByPathBytes(entries);
   return { head, entries, stats };
 }
 

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { hashFileInfo, lengthPrefixed, sha256File, sha256Hex } from "./hash.js";
+import { hashFileInfo, lengthPrefixed, SYNC_READ_MAX, sha256File, sha256Hex } from "./hash.js";
 
 describe("sha256Hex", () => {
   it("matches the FIPS 180-2 known answers", () => {
@@ -51,6 +51,13 @@ describe("lengthPrefixed", () => {
   });
 });
 
+/** Bytes that differ from chunk to chunk, so a misplaced or reused chunk changes the digest. */
+function bytes(n: number): Buffer {
+  const b = Buffer.alloc(n);
+  for (let i = 0; i < n; i++) b[i] = (i * 31 + (i >> 16)) & 0xff;
+  return b;
+}
+
 describe("sha256File", () => {
   let dir = "";
   beforeAll(() => {
@@ -58,6 +65,8 @@ describe("sha256File", () => {
     writeFileSync(join(dir, "empty"), "");
     writeFileSync(join(dir, "abc"), "abc");
     writeFileSync(join(dir, "big"), Buffer.alloc(200_000, 7));
+    writeFileSync(join(dir, "edge"), bytes(SYNC_READ_MAX));
+    writeFileSync(join(dir, "large"), bytes(SYNC_READ_MAX + 70_001));
     symlinkSync("abc", join(dir, "link"));
     execFileSync("mkfifo", [join(dir, "fifo")]);
   });
@@ -67,6 +76,24 @@ describe("sha256File", () => {
     expect(await sha256File(join(dir, "empty"))).toBe(sha256Hex(""));
     expect(await sha256File(join(dir, "abc"))).toBe(sha256Hex("abc"));
     expect(await sha256File(join(dir, "big"))).toBe(sha256Hex(Buffer.alloc(200_000, 7)));
+  });
+
+  it("reads files read synchronously (up to SYNC_READ_MAX) and streamed (beyond) to the same digests", async () => {
+    const edge = await hashFileInfo(join(dir, "edge"), { noFollow: true });
+    expect(edge).toMatchObject({
+      sha256: sha256Hex(bytes(SYNC_READ_MAX)),
+      size: SYNC_READ_MAX,
+      isFile: true,
+    });
+    const large = await hashFileInfo(join(dir, "large"), { noFollow: true });
+    expect(large).toMatchObject({
+      sha256: sha256Hex(bytes(SYNC_READ_MAX + 70_001)),
+      size: SYNC_READ_MAX + 70_001,
+      isFile: true,
+    });
+    // concurrent streams do not share a buffer
+    const both = await Promise.all([hashFileInfo(join(dir, "large")), hashFileInfo(join(dir, "large"))]);
+    expect(both.map((i) => i.sha256)).toEqual([large.sha256, large.sha256]);
   });
 
   it("reports size and mode of what it hashed", async () => {

@@ -13,7 +13,14 @@ import { describePaths, snapshotTree, type TreeSnapshot } from "../baseline/inde
 import { type Diagnostic, ExitCode, error } from "../core/diagnostics.js";
 import { parseJsonText, parsePacket } from "../envelope/parse.js";
 import type { AgentPacket } from "../envelope/types.js";
-import { appendEvent, readJsonLines, readState, workspacePaths, writeState } from "../run/workspace.js";
+import {
+  appendEvent,
+  PendingSyncs,
+  readJsonLines,
+  readState,
+  workspacePaths,
+  writeState,
+} from "../run/workspace.js";
 import type { RunEvent } from "../run/workspace-types.js";
 import { checkAllowlist, checkRepoPath } from "../scope/index.js";
 import { type BaselineRead, packetTouchedPaths, verifyBaselineRecord } from "../validate/baseline-record.js";
@@ -86,16 +93,20 @@ export async function runResultChecks(opts: ResultChecksOptions): Promise<Result
   }
   const outcomes: ResultCheckOutcome[] = [];
   const retire = new Map<string, string[]>();
+  // Every verdict is appended at once and fsynced with the others before anything is retired or returned.
+  const syncs = new PendingSyncs();
   for (const l of loaded) {
     if (!("root" in l)) {
       outcomes.push(l);
       continue;
     }
-    const outcome = await judge(l, await snapshotOf(l.root), opts.now);
+    const outcome = await judge(l, await snapshotOf(l.root), opts.now, syncs);
     if (outcome.data?.verdict === "accepted")
       retire.set(l.root, [...(retire.get(l.root) ?? []), l.packet.run_id]);
     outcomes.push(outcome);
+    if (syncs.size >= MAX_PENDING_SYNCS) await syncs.flush();
   }
+  await syncs.flush();
   for (const [root, runIds] of retire) {
     const problems = retireRuns(root, runIds, opts.now);
     if (problems.length === 0) continue;
@@ -103,6 +114,9 @@ export async function runResultChecks(opts: ResultChecksOptions): Promise<Result
   }
   return outcomes;
 }
+
+/** Ledger files held open for one concurrent fsync; bounded so a large batch cannot run out of descriptors. */
+const MAX_PENDING_SYNCS = 64;
 
 interface Loaded {
   root: string;
@@ -196,16 +210,25 @@ export async function assessRun(
   return { ok: true, assessment: await assess(l, await snapshotTree(l.root), now) };
 }
 
-async function judge(l: Loaded, snapshot: TreeSnapshot, now: Date): Promise<ResultCheckOutcome> {
+async function judge(
+  l: Loaded,
+  snapshot: TreeSnapshot,
+  now: Date,
+  syncs: PendingSyncs,
+): Promise<ResultCheckOutcome> {
   const { root, packet } = l;
   const { report, guard_strength: strength } = await assess(l, snapshot, now);
   const runId = packet.run_id;
-  appendEvent(root, {
-    ts: now.toISOString(),
-    run_id: runId,
-    type: "result.checked",
-    data: { verdict: report.verdict, codes: codesOf(report.diagnostics), guard_strength: strength },
-  });
+  appendEvent(
+    root,
+    {
+      ts: now.toISOString(),
+      run_id: runId,
+      type: "result.checked",
+      data: { verdict: report.verdict, codes: codesOf(report.diagnostics), guard_strength: strength },
+    },
+    { syncLater: syncs },
+  );
   return {
     exitCode: exitCodeOf(report.verdict),
     diagnostics: report.diagnostics,

@@ -1,6 +1,7 @@
 import {
   closeSync,
   fstatSync,
+  fsync,
   fsyncSync,
   mkdirSync,
   openSync,
@@ -101,10 +102,48 @@ export interface AppendOptions {
    * per call is not. A crash of the process itself loses nothing either way.
    */
   durable?: boolean;
+  /**
+   * Owe the fsync instead of paying it now: the open file is handed to `syncLater`, whose `flush()` fsyncs it
+   * together with the others (concurrently) and closes it. For a batch of appends to many files (a wave of
+   * results checked at once), where one fsync after another costs milliseconds each. The line is visible to
+   * readers at once either way; the caller must `flush()` before it reports the batch as recorded.
+   */
+  syncLater?: PendingSyncs;
+}
+
+/** Appended files whose fsync is still owed (see `AppendOptions.syncLater`). */
+export class PendingSyncs {
+  #fds: number[] = [];
+
+  /** Files held open, waiting for `flush()`. */
+  get size(): number {
+    return this.#fds.length;
+  }
+
+  hold(fd: number): void {
+    this.#fds.push(fd);
+  }
+
+  /** fsync every held file, concurrently, and close them all; rejects with the first failure. */
+  async flush(): Promise<void> {
+    const fds = this.#fds.splice(0);
+    const synced = await Promise.allSettled(
+      fds.map((fd) => new Promise<void>((ok, fail) => fsync(fd, (e) => (e ? fail(e) : ok())))),
+    );
+    const failures = synced.flatMap((r) => (r.status === "rejected" ? [r.reason as unknown] : []));
+    for (const fd of fds) {
+      try {
+        closeSync(fd);
+      } catch (e) {
+        failures.push(e);
+      }
+    }
+    if (failures.length > 0) throw failures[0];
+  }
 }
 
 /**
- * Append one JSON value as one line and fsync it. When the file ends in a torn line (a crash mid-write), the
+ * Append one JSON value as one line and fsync it (now, or in `opts.syncLater.flush()`). When the file ends in a torn line (a crash mid-write), the
  * new line starts on a fresh line so it is not glued to the fragment: the fragment stays (reported by the
  * reader as a corrupt line) and nothing after it is lost.
  */
@@ -122,10 +161,16 @@ export function appendJsonLine(absPath: string, value: unknown, opts: AppendOpti
     const buf = Buffer.from(`${prefix}${JSON.stringify(value)}\n`, "utf8");
     let off = 0;
     while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
+    if (opts.durable !== false && opts.syncLater) {
+      opts.syncLater.hold(fd);
+      return;
+    }
     if (opts.durable !== false) fsyncSync(fd);
-  } finally {
+  } catch (e) {
     closeSync(fd);
+    throw e;
   }
+  closeSync(fd);
 }
 
 /** Read one run's event ledger (tolerant: corrupt lines become diagnostics). */
