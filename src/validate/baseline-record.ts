@@ -8,6 +8,7 @@
 
 import { baselineId, type ManifestEntry, manifestDigest } from "../baseline/index.js";
 import type { Diagnostic } from "../core/diagnostics.js";
+import { type KnownValue, parseReusing, topLevelValueText } from "../core/json-reuse.js";
 import type { AgentPacket, RunId } from "../envelope/types.js";
 import { diag } from "./codes.js";
 
@@ -44,34 +45,36 @@ function recordDefect(raw: unknown): string | undefined {
   return undefined;
 }
 
-/**
- * A manifest's shape and digest. The dirty manifest's verdict is remembered for the last few manifests: a
- * wave of leaves dispatched on one frozen candidate stores the same dirty manifest in every run, and
- * checking the wave would otherwise validate and hash it once per result. Keyed by the manifest's exact
- * JSON, so only an identical manifest can hit.
- */
+/** A manifest's shape and digest. */
 function manifest(
   field: "dirty" | "touched",
   list: unknown,
 ): { ok: true; digest: string } | { ok: false; defect: string } {
   if (!Array.isArray(list)) return { ok: false, defect: `${field} is not an array` };
-  const key = field === "dirty" ? JSON.stringify(list) : undefined;
-  const hit = key === undefined ? undefined : digestMemo.get(key);
-  if (hit !== undefined) return { ok: true, digest: hit };
   for (let i = 0; i < list.length; i++) {
     const defect = entryDefect(list[i]);
     if (defect) return { ok: false, defect: `${field}[${i}]: ${defect}` };
   }
-  const digest = manifestDigest(list as ManifestEntry[]);
-  if (key !== undefined) {
-    if (digestMemo.size >= DIGEST_MEMO_SIZE) digestMemo.delete(digestMemo.keys().next().value as string);
-    digestMemo.set(key, digest);
-  }
-  return { ok: true, digest };
+  return { ok: true, digest: manifestDigest(list as ManifestEntry[]) };
 }
 
-const digestMemo = new Map<string, string>();
-const DIGEST_MEMO_SIZE = 8;
+/**
+ * Dirty manifests checked recently, by their exact text, with their parse and digest. A wave of leaves
+ * dispatched on one frozen candidate stores the same dirty manifest in every run, and checking the wave
+ * would otherwise parse, check and hash it once per result; a record whose dirty manifest is exactly a
+ * remembered text reuses all three (`parseReusing` still parses the rest of the record). The last eight
+ * are kept, the oldest forgotten first. Parses are frozen: every record that reuses one shares it.
+ */
+const knownDirty: (KnownValue & { digest: string })[] = [];
+const KNOWN_DIRTY_MAX = 8;
+
+function rememberDirty(text: string, list: ManifestEntry[], digest: string): void {
+  const dirtyText = topLevelValueText(text, "dirty");
+  if (dirtyText === undefined) return;
+  for (const e of list) Object.freeze(e);
+  if (knownDirty.length >= KNOWN_DIRTY_MAX) knownDirty.shift();
+  knownDirty.push({ text: dirtyText, value: Object.freeze(list), digest });
+}
 
 function entryDefect(e: unknown): string | undefined {
   if (!isPlainObject(e) || !sameKeys(e, ENTRY_KEYS))
@@ -118,16 +121,26 @@ export type BaselineRead = { ok: true; record: BaselineRecord } | { ok: false; d
  */
 export function verifyBaselineRecord(text: string, packet: AgentPacket, path: string): BaselineRead {
   let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (e) {
-    return tampered(`not valid JSON: ${(e as Error).message}`, path);
+  let known: (typeof knownDirty)[number] | undefined;
+  for (const k of knownDirty) {
+    raw = parseReusing(text, "dirty", k);
+    if (raw === undefined) continue;
+    known = k;
+    break;
+  }
+  if (known === undefined) {
+    try {
+      raw = JSON.parse(text);
+    } catch (e) {
+      return tampered(`not valid JSON: ${(e as Error).message}`, path);
+    }
   }
   const defect = recordDefect(raw);
   if (defect !== undefined) return tampered(`not a ${BASELINE_RECORD_SCHEMA} record: ${defect}`, path);
-  const dirtyManifest = manifest("dirty", (raw as Record<string, unknown>).dirty);
-  if (!dirtyManifest.ok)
+  const dirtyManifest = known ?? manifest("dirty", (raw as Record<string, unknown>).dirty);
+  if (!("digest" in dirtyManifest))
     return tampered(`not a ${BASELINE_RECORD_SCHEMA} record: ${dirtyManifest.defect}`, path);
+  if (known === undefined) rememberDirty(text, (raw as BaselineRecord).dirty, dirtyManifest.digest);
   const touchedManifest = manifest("touched", (raw as Record<string, unknown>).touched);
   if (!touchedManifest.ok)
     return tampered(`not a ${BASELINE_RECORD_SCHEMA} record: ${touchedManifest.defect}`, path);
