@@ -33,16 +33,20 @@ export async function snapshotTree(root: string): Promise<TreeSnapshot> {
   if (realpathSync(repo.root) !== realpathSync(root))
     throw new Error(`snapshotTree needs the repository top level ${repo.root}, got ${root}`);
   const head = await headOf(root);
-  const status = await gitOk(root, [
-    "status",
-    "--porcelain=v2",
-    "-z",
-    "--untracked-files=all",
-    "--no-renames",
-    "--ignore-submodules=none",
-    "--ignored=no",
+  // Both read the index and neither writes it (GIT_OPTIONAL_LOCKS=0), so they run side by side.
+  const [status, listed] = await Promise.all([
+    gitOk(root, [
+      "status",
+      "--porcelain=v2",
+      "-z",
+      "--untracked-files=all",
+      "--no-renames",
+      "--ignore-submodules=none",
+      "--ignored=no",
+    ]),
+    gitOk(root, ["ls-files", "-z", "-v"]),
   ]);
-  const hidden = parseHiddenIndexEntries(await gitOk(root, ["ls-files", "-z", "-v"]));
+  const hidden = parseHiddenIndexEntries(listed);
   const candidates: Candidate[] = [
     ...parsePorcelainV2(status).map((s) => ({ raw: s.raw, repoLike: s.repoLike, onlyIfPresent: false })),
     ...hidden.map((h) => ({ raw: h.raw, repoLike: false, onlyIfPresent: h.skipWorktree })),
