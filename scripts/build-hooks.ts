@@ -9,6 +9,7 @@
  * path comments, which keeps the bytes identical on every machine.
  */
 
+import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { dirname, join, resolve } from "node:path";
@@ -54,7 +55,7 @@ function builtinShim(name: string): string {
   const mod = (
     process as unknown as { getBuiltinModule(id: string): Record<string, unknown> }
   ).getBuiltinModule(`node:${name}`);
-  const names = Object.keys(mod)
+  const names = (name === "process" ? cleanProcessKeys() : Object.keys(mod))
     .filter((k) => /^[A-Za-z_$][\w$]*$/.test(k) && k !== "default")
     .sort();
   return [
@@ -62,6 +63,30 @@ function builtinShim(name: string): string {
     "export default m;",
     ...names.map((k) => `export const ${k} = /* @__PURE__ */ (() => m.${k})();`),
   ].join("\n");
+}
+
+/**
+ * The keys of `process` in a plain Node process, without `_`-private ones. This process's own `process`
+ * differs with how it was started (a test worker forked with an IPC channel has `send`, `disconnect`, …;
+ * hooks patch `emit`), and the shim's export list steers the minifier's naming: the bundles must not depend
+ * on whether `npm run build` or a test built them.
+ */
+let processKeys: string[] | undefined;
+function cleanProcessKeys(): string[] {
+  if (processKeys) return processKeys;
+  const env = { PATH: process.env.PATH ?? "" };
+  const r = spawnSync(
+    process.execPath,
+    ["-e", "process.stdout.write(JSON.stringify(Object.keys(process)))"],
+    {
+      env,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  if (r.status !== 0) throw new Error(`listing the keys of process failed: ${r.stderr || r.error?.message}`);
+  processKeys = (JSON.parse(r.stdout) as string[]).filter((k) => !k.startsWith("_"));
+  return processKeys;
 }
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
