@@ -1,7 +1,10 @@
 /**
  * `npm run build` (second half): bundle each hook entry point `hooks-src/<name>.ts` into one self-contained
- * `hooks/<name>.mjs` (esbuild; ESM for Node 20; every dependency inlined, only Node built-ins imported at
+ * `hooks/<name>.cjs` (esbuild; CommonJS for Node 20; every dependency inlined, only Node built-ins loaded at
  * run time). The bundles are committed: a plugin installed from git runs them as they are.
+ *
+ * CommonJS, not ESM: the generated launcher (`src/hosts/launcher.ts`) `require`s the bundle into its own
+ * process and calls the function it exports, so a tool call costs one Node start, with no ES module loader.
  * `--check` writes nothing and exits 1 when a committed bundle differs from a fresh build.
  *
  * Minified: the PreToolUse hook runs before every tool call and its cost is mostly parsing the bundle, so
@@ -14,18 +17,18 @@ import { builtinModules } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type BuildOptions, build, type Metafile, type Plugin } from "esbuild";
+import { HOOK_BUNDLE_EXT } from "../src/hosts/output-path.js";
 
 export const HOOK_HEADER = "// generated — do not edit; regenerate with npm run build";
 
-/** The hook entry points: `hooks-src/<name>.ts` → `hooks/<name>.mjs`. */
+/** The hook entry points: `hooks-src/<name>.ts` → `hooks/<name>.cjs`. */
 export const HOOK_NAMES = ["pre-tool-use", "subagent-stop", "user-prompt-submit"] as const;
 export type HookName = (typeof HOOK_NAMES)[number];
 
 /**
  * Node built-ins (`node:fs`, and bare `fs` from CommonJS dependencies) are taken from
- * `process.getBuiltinModule` (Node ≥ 20.16) instead of ESM `import` statements: the ESM loader builds a
- * facade module for every imported built-in, which costs startup time on every tool call, and CommonJS
- * `require` of a built-in has no ESM equivalent inside a bundle. The bundles therefore import nothing at all.
+ * `process.getBuiltinModule` (Node ≥ 20.16), which needs no module resolution at all. The bundles therefore
+ * import and require nothing.
  */
 const BUILTINS = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 
@@ -64,6 +67,11 @@ function builtinShim(name: string): string {
   ].join("\n");
 }
 
+/** Repository-relative path of a built hook bundle. */
+export function bundlePath(name: string): string {
+  return `hooks/${name}${HOOK_BUNDLE_EXT}`;
+}
+
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
 export interface BuiltHook {
@@ -79,10 +87,10 @@ function options(root: string, name: HookName): BuildOptions {
   return {
     absWorkingDir: root,
     entryPoints: [join(root, "hooks-src", `${name}.ts`)],
-    outfile: join(root, "hooks", `${name}.mjs`),
+    outfile: join(root, bundlePath(name)),
     bundle: true,
     platform: "node",
-    format: "esm",
+    format: "cjs",
     target: "node20",
     minify: true,
     legalComments: "none",
@@ -102,7 +110,7 @@ export async function buildHook(name: HookName, root: string = REPO_ROOT): Promi
   const result = await build(options(root, name));
   return {
     name,
-    path: `hooks/${name}.mjs`,
+    path: bundlePath(name),
     text: outputText(result.outputFiles),
     inputs: inputsOf(result.metafile),
   };
@@ -113,8 +121,8 @@ export async function buildHooks(root: string = REPO_ROOT): Promise<BuiltHook[]>
 }
 
 function outputText(files: { path: string; text: string }[] | undefined): string {
-  const js = files?.find((f) => f.path.endsWith(".mjs"));
-  if (!js) throw new Error("esbuild produced no .mjs output");
+  const js = files?.find((f) => f.path.endsWith(HOOK_BUNDLE_EXT));
+  if (!js) throw new Error(`esbuild produced no ${HOOK_BUNDLE_EXT} output`);
   return js.text;
 }
 

@@ -17,7 +17,7 @@ beforeAll(async () => {
   built = await buildHooks();
 });
 
-const committed = (name: string) => readFileSync(join(REPO_ROOT, "hooks", `${name}.mjs`), "utf8");
+const committed = (name: string) => readFileSync(join(REPO_ROOT, "hooks", `${name}.cjs`), "utf8");
 const BUILTINS = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 
 /**
@@ -43,7 +43,10 @@ async function specifiers(file: string): Promise<string[]> {
       },
     ],
   });
-  const parsed = Object.values(r.metafile.inputs).flatMap((i) => i.imports.map((x) => x.path));
+  // `<runtime>` is esbuild's own helper code for reading a CommonJS file, not something the bundle loads
+  const parsed = Object.values(r.metafile.inputs)
+    .flatMap((i) => i.imports.map((x) => x.path))
+    .filter((p) => p !== "<runtime>");
   const text = readFileSync(file, "utf8");
   const builtins = [...text.matchAll(/\bgetBuiltinModule\s*\(\s*["'`]([^"'`]+)["'`]\s*\)/g)].map(
     (m) => m[1]!,
@@ -52,9 +55,9 @@ async function specifiers(file: string): Promise<string[]> {
 }
 
 describe("hook bundles", () => {
-  it.each(HOOK_NAMES)("hooks/%s.mjs is up to date with its sources (run `npm run build`)", (name) => {
+  it.each(HOOK_NAMES)("hooks/%s.cjs is up to date with its sources (run `npm run build`)", (name) => {
     const b = built.find((x) => x.name === name)!;
-    expect(committed(name) === b.text, `hooks/${name}.mjs is stale`).toBe(true);
+    expect(committed(name) === b.text, `hooks/${name}.cjs is stale`).toBe(true);
   });
 
   it("the build is deterministic", async () => {
@@ -62,12 +65,12 @@ describe("hook bundles", () => {
     expect(again.map((b) => b.text)).toEqual(built.map((b) => b.text));
   });
 
-  it.each(HOOK_NAMES)("hooks/%s.mjs starts with the generated header", (name) => {
+  it.each(HOOK_NAMES)("hooks/%s.cjs starts with the generated header", (name) => {
     expect(committed(name).split("\n")[0]).toBe(HOOK_HEADER);
   });
 
-  it.each(HOOK_NAMES)("hooks/%s.mjs loads nothing but Node built-ins", async (name) => {
-    const specs = await specifiers(join(REPO_ROOT, "hooks", `${name}.mjs`));
+  it.each(HOOK_NAMES)("hooks/%s.cjs loads nothing but Node built-ins", async (name) => {
+    const specs = await specifiers(join(REPO_ROOT, "hooks", `${name}.cjs`));
     expect(specs.filter((s) => !BUILTINS.has(s))).toEqual([]);
     expect(committed(name)).not.toContain("Dynamic require of");
   });
@@ -102,11 +105,32 @@ describe("hook bundles", () => {
     expect(heavy).toEqual([]);
   });
 
-  it.each(HOOK_NAMES)("hooks/%s.mjs runs from a copy outside the repository with no NODE_PATH", (name) => {
+  it.each(HOOK_NAMES)(
+    "hooks/%s.cjs, loaded with require, exports the hook function and does nothing else",
+    (name) => {
+      // a child process: loading the bundle must neither read stdin nor exit
+      const r = spawnSync(
+        process.execPath,
+        [
+          "-e",
+          'const h = require(process.argv[1]); process.stdout.write(typeof h + " " + h.length); process.exitCode = 7',
+          join(REPO_ROOT, "hooks", `${name}.cjs`),
+        ],
+        { input: "{}", env: { PATH: process.env.PATH ?? "" }, encoding: "utf8" },
+      );
+      expect({ status: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({
+        status: 7,
+        stdout: "function 1",
+        stderr: "",
+      });
+    },
+  );
+
+  it.each(HOOK_NAMES)("hooks/%s.cjs runs from a copy outside the repository with no NODE_PATH", (name) => {
     const dir = realpathSync(mkdtempSync(join(tmpdir(), "devrites-bundle-")));
     try {
-      const file = join(dir, `${name}.mjs`);
-      copyFileSync(join(REPO_ROOT, "hooks", `${name}.mjs`), file);
+      const file = join(dir, `${name}.cjs`);
+      copyFileSync(join(REPO_ROOT, "hooks", `${name}.cjs`), file);
       const r = spawnSync(process.execPath, [file], {
         cwd: dir,
         input: JSON.stringify({ cwd: dir, hook_event_name: "x", session_id: "s" }),
