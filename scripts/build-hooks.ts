@@ -74,6 +74,118 @@ export function bundlePath(name: string): string {
 
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 
+/**
+ * A module a bundle compiles only when a call first needs it. Its code travels inside the bundle as a string
+ * (scanning a string literal costs next to nothing, parsing code does) and is compiled with `new Function` on
+ * the first call of one of its exports. The PreToolUse guard's shell classifier with its command tables is
+ * over half of the bundle, and only a leaf's shell call needs it: the root session's calls (most of them) and
+ * a leaf's file tools never pay for it.
+ *
+ * Modules the classifier shares with the rest of the guard (the parser's word helpers) are then in both parts;
+ * they hold constants only (no mutable state, no classes), so two copies behave as one.
+ */
+export interface LazyModule {
+  /** Repository-relative source files that import it (every one: an importer left out loads it eagerly). */
+  importers: readonly string[];
+  /** The import specifier, as written in the importer. */
+  specifier: string;
+  /** Repository-relative source of the lazy module. */
+  source: string;
+  /** Its exported functions the bundle calls (checked at build time). */
+  exports: readonly string[];
+  /**
+   * Packages only the lazy module uses: in the bundle's eager part they are marked free of side effects, so an
+   * import there whose names go unused (a shared module's) is dropped instead of run at every start.
+   */
+  packages?: readonly string[];
+}
+
+export const LAZY_MODULES: Partial<Record<HookName, readonly LazyModule[]>> = {
+  "pre-tool-use": [
+    {
+      importers: ["src/guard/decide.ts", "src/guard/index.ts"],
+      specifier: "./shell/classify.js",
+      source: "src/guard/shell/classify.ts",
+      exports: ["classifyArgvCommand", "classifyShell"],
+      packages: ["shell-quote"],
+    },
+  ],
+};
+
+interface LazyChunk {
+  text: string;
+  inputs: string[];
+}
+
+/** Build a lazy module as a CommonJS body (`module`, `exports` free) and check its exports. */
+async function buildLazy(root: string, lazy: LazyModule): Promise<LazyChunk> {
+  const result = await build({
+    ...common(root),
+    entryPoints: [join(root, lazy.source)],
+    outfile: join(root, "lazy.cjs"),
+  });
+  const text = outputText(result.outputFiles, ".cjs");
+  const mod: { exports: Record<string, unknown> } = { exports: {} };
+  new Function("module", "exports", text)(mod, mod.exports);
+  for (const name of lazy.exports) {
+    if (typeof mod.exports[name] !== "function")
+      throw new Error(`lazy module ${lazy.source} does not export a function ${name}`);
+  }
+  return { text, inputs: inputsOf(result.metafile) };
+}
+
+/**
+ * The stand-in the bundle gets for a lazy module: one wrapper per export that compiles the module's text on
+ * first use. A failure to compile throws from the call (the guard turns that into a deny for leaves).
+ */
+function lazyStandIn(name: HookName, lazy: LazyModule, chunk: LazyChunk): string {
+  const url = `//# sourceURL=${bundlePath(name)}/${lazy.source}`;
+  return [
+    `const text = ${JSON.stringify(`${chunk.text}\n${url}`)};`,
+    "let loaded;",
+    "function load() {",
+    "  if (loaded === undefined) {",
+    "    const mod = { exports: {} };",
+    '    new Function("module", "exports", text)(mod, mod.exports);',
+    "    loaded = mod.exports;",
+    "  }",
+    "  return loaded;",
+    "}",
+    ...lazy.exports.map((e) => `export function ${e}(...args) { return load().${e}(...args); }`),
+  ].join("\n");
+}
+
+function lazyPlugin(root: string, name: HookName, chunks: ReadonlyMap<LazyModule, LazyChunk>): Plugin {
+  return {
+    name: "devrites-lazy",
+    setup(b) {
+      b.onResolve({ filter: /.*/ }, (args) => {
+        for (const lazy of chunks.keys()) {
+          if (args.path === lazy.specifier && lazy.importers.some((i) => args.importer === join(root, i)))
+            return { path: lazy.source, namespace: "devrites-lazy" };
+        }
+        return undefined;
+      });
+      const packages = new Set([...chunks.keys()].flatMap((l) => l.packages ?? []));
+      b.onResolve({ filter: /^[\w@][\w@/.-]*$/ }, async (args) => {
+        if (!packages.has(args.path) || args.pluginData === "devrites-lazy") return undefined;
+        const found = await b.resolve(args.path, {
+          kind: args.kind,
+          importer: args.importer,
+          resolveDir: args.resolveDir,
+          pluginData: "devrites-lazy",
+        });
+        return found.errors.length > 0 ? undefined : { path: found.path, sideEffects: false };
+      });
+      b.onLoad({ filter: /.*/, namespace: "devrites-lazy" }, (args) => {
+        const entry = [...chunks].find(([l]) => l.source === args.path);
+        if (!entry) throw new Error(`no lazy module ${args.path}`);
+        return { contents: lazyStandIn(name, entry[0], entry[1]), loader: "js" };
+      });
+    },
+  };
+}
+
 export interface BuiltHook {
   name: HookName;
   /** Repository-relative output path. */
@@ -83,11 +195,9 @@ export interface BuiltHook {
   inputs: string[];
 }
 
-function options(root: string, name: HookName): BuildOptions {
+function common(root: string): BuildOptions & { write: false; metafile: true } {
   return {
     absWorkingDir: root,
-    entryPoints: [join(root, "hooks-src", `${name}.ts`)],
-    outfile: join(root, bundlePath(name)),
     bundle: true,
     platform: "node",
     format: "cjs",
@@ -97,7 +207,6 @@ function options(root: string, name: HookName): BuildOptions {
     charset: "utf8",
     // node_modules may be a symlink; keep input paths repository-relative so the output never depends on it
     preserveSymlinks: true,
-    banner: { js: HOOK_HEADER },
     plugins: [builtinsFromProcess],
     metafile: true,
     write: false,
@@ -105,14 +214,32 @@ function options(root: string, name: HookName): BuildOptions {
   };
 }
 
+function options(root: string, name: HookName, chunks: ReadonlyMap<LazyModule, LazyChunk>): BuildOptions {
+  const base = common(root);
+  return {
+    ...base,
+    entryPoints: [join(root, "hooks-src", `${name}.ts`)],
+    outfile: join(root, bundlePath(name)),
+    banner: { js: HOOK_HEADER },
+    plugins: [lazyPlugin(root, name, chunks), ...(base.plugins ?? [])],
+  };
+}
+
 /** Build one hook in memory. Deterministic: the same sources give the same bytes. */
 export async function buildHook(name: HookName, root: string = REPO_ROOT): Promise<BuiltHook> {
-  const result = await build(options(root, name));
+  const lazies = LAZY_MODULES[name] ?? [];
+  const chunks = new Map<LazyModule, LazyChunk>();
+  for (const lazy of lazies) chunks.set(lazy, await buildLazy(root, lazy));
+  const result = await build(options(root, name, chunks));
+  const own = inputsOf(result.metafile);
+  for (const lazy of lazies) {
+    if (own.includes(lazy.source)) throw new Error(`${lazy.source} is in ${name} eagerly as well as lazily`);
+  }
   return {
     name,
     path: bundlePath(name),
-    text: outputText(result.outputFiles),
-    inputs: inputsOf(result.metafile),
+    text: outputText(result.outputFiles, HOOK_BUNDLE_EXT),
+    inputs: [...new Set([...own, ...[...chunks.values()].flatMap((c) => c.inputs)])].sort(),
   };
 }
 
@@ -120,9 +247,9 @@ export async function buildHooks(root: string = REPO_ROOT): Promise<BuiltHook[]>
   return Promise.all(HOOK_NAMES.map((n) => buildHook(n, root)));
 }
 
-function outputText(files: { path: string; text: string }[] | undefined): string {
-  const js = files?.find((f) => f.path.endsWith(HOOK_BUNDLE_EXT));
-  if (!js) throw new Error(`esbuild produced no ${HOOK_BUNDLE_EXT} output`);
+function outputText(files: { path: string; text: string }[] | undefined, ext: string): string {
+  const js = files?.find((f) => f.path.endsWith(ext));
+  if (!js) throw new Error(`esbuild produced no ${ext} output`);
   return js.text;
 }
 
