@@ -6,8 +6,9 @@
  * takes only the plugin's own bundle (`walk: false`).
  *
  * The bundle runs in the bootstrap's own process (one Node start per tool call, not two): the bootstrap reads
- * stdin, `require`s the CommonJS bundle, calls the function it exports with the stdin bytes, checks the answer
- * (`{exitCode: 0 | 2, stdout, stderr}`, or a promise of one), prints it and exits with its code.
+ * stdin, loads the CommonJS bundle (its text compiled as a module body, as `require` would, minus the module
+ * resolution: about half a millisecond less), calls the function it exports with the stdin bytes, checks the
+ * answer (`{exitCode: 0 | 2, stdout, stderr}`, or a promise of one), prints it and exits with its code.
  *
  * When the bundle is missing, throws while loading or answering (also later, from a callback or a rejected
  * promise), exports no function, answers anything else, or leaves its promise unsettled past the hook timeout
@@ -69,7 +70,11 @@ export function launcherScript(opts: LauncherOptions): string {
       ? `if(!b)x("bundle ${HOOKS_DIR}/"+e+${ext}+" not found; run devrites generate")`
       : `if(!b)x("bundle "+(s[0]||e)+" not found; reinstall the plugin")`,
     `process.on("uncaughtException",z);process.on("unhandledRejection",z)`,
-    'try{const h=require(p.resolve(b));if(typeof h!=="function")x(b+" exports no hook function");const r=h(i);' +
+    // the bundle's text compiled as a CommonJS module body: what `require` does, without module resolution
+    "try{const B=p.resolve(b),m={exports:{}};" +
+      'new Function("module","exports","require","__filename","__dirname",f.readFileSync(B,"utf8"))' +
+      "(m,m.exports,require,B,p.dirname(B));const h=m.exports;" +
+      'if(typeof h!=="function")x(b+" exports no hook function");const r=h(i);' +
       `if(r!==null&&typeof r==="object"&&typeof r.then==="function"){setTimeout(()=>x(b+" gave no answer within ${timeoutMs / 1000} s"),${timeoutMs});r.then(y,z)}` +
       "else y(r)}catch(q){z(q)}",
   ].join(";");
