@@ -183,7 +183,9 @@ export async function run(): Promise<Row[]> {
       }
     }
     const medians = new Map(all.map((c, i) => [c.metric, median(times[i]!)]));
+    const mins = new Map(all.map((c, i) => [c.metric, Math.min(...times[i]!)]));
     const baseOf = { node: medians.get("node -e 0")!, sh: medians.get("sh -c node -e 0")! };
+    const minBaseOf = { node: mins.get("node -e 0")!, sh: mins.get("sh -c node -e 0")! };
     const rows: Row[] = [];
     for (const c of all) {
       const m = medians.get(c.metric)!;
@@ -196,6 +198,8 @@ export async function run(): Promise<Row[]> {
       });
       if (!c.base) continue;
       const ratio = m / baseOf[c.base];
+      // on a loaded machine the medians swing with the load; the fastest runs show the work itself
+      const minRatio = mins.get(c.metric)! / minBaseOf[c.base];
       rows.push({
         section: "hooks",
         metric: `${c.metric} / ${c.base === "sh" ? "sh -c node -e 0" : "node -e 0"}`,
@@ -203,7 +207,7 @@ export async function run(): Promise<Row[]> {
         unit: "×",
         target: `≤ ${TARGET}`,
         ok: ratio <= TARGET,
-        ...(c.base === "sh" ? { note: "what the host runs" } : { note: "bundle alone, for comparison" }),
+        note: `${c.base === "sh" ? "what the host runs" : "bundle alone, for comparison"}; fastest/fastest ${minRatio.toFixed(2)}×`,
       });
     }
     return rows;
