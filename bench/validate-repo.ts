@@ -147,10 +147,10 @@ export async function run(): Promise<Row[]> {
     git(root, "commit", "-q", "-m", "bench fixture");
 
     let hooks = PACKAGE_HOOKS;
-    if (!existsSync(join(hooks, "pre-tool-use.mjs"))) {
+    if (!existsSync(join(hooks, "pre-tool-use.cjs"))) {
       hooks = join(top, "hooks");
       mkdirSync(hooks);
-      for (const [e, text] of standInBundles()) writeFileSync(join(hooks, `${e}.mjs`), text);
+      for (const [e, text] of standInBundles()) writeFileSync(join(hooks, `${e}.cjs`), text);
     }
     const installed = await runInstall({
       mode: "init",

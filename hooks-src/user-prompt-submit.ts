@@ -1,6 +1,10 @@
-/** Entry point of `hooks/user-prompt-submit.mjs`: one line of journey context per prompt; never blocks. */
+/** Entry point of `hooks/user-prompt-submit.cjs`: one line of journey context per prompt; never blocks. */
 
-import { runtimeMain } from "../src/hooks/runtime.js";
+import { hookEntry } from "../src/hooks/runtime.js";
 import { userPromptSubmitHook, workspaceContextLine } from "../src/hooks/user-prompt-submit.js";
 
-runtimeMain(userPromptSubmitHook({ contextLine: workspaceContextLine, now: () => new Date() }));
+hookEntry(
+  userPromptSubmitHook({ contextLine: workspaceContextLine, now: () => new Date() }),
+  module,
+  require.main === module,
+);

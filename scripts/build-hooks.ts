@@ -1,7 +1,10 @@
 /**
  * `npm run build` (second half): bundle each hook entry point `hooks-src/<name>.ts` into one self-contained
- * `hooks/<name>.mjs` (esbuild; ESM for Node 20; every dependency inlined, only Node built-ins imported at
+ * `hooks/<name>.cjs` (esbuild; CommonJS for Node 20; every dependency inlined, only Node built-ins loaded at
  * run time). The bundles are committed: a plugin installed from git runs them as they are.
+ *
+ * CommonJS, not ESM: the generated launcher (`src/hosts/launcher.ts`) `require`s the bundle into its own
+ * process and calls the function it exports, so a tool call costs one Node start, with no ES module loader.
  * `--check` writes nothing and exits 1 when a committed bundle differs from a fresh build.
  *
  * Minified: the PreToolUse hook runs before every tool call and its cost is mostly parsing the bundle, so
@@ -15,18 +18,18 @@ import { builtinModules } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type BuildOptions, build, type Metafile, type Plugin } from "esbuild";
+import { HOOK_BUNDLE_EXT } from "../src/hosts/output-path.js";
 
 export const HOOK_HEADER = "// generated — do not edit; regenerate with npm run build";
 
-/** The hook entry points: `hooks-src/<name>.ts` → `hooks/<name>.mjs`. */
+/** The hook entry points: `hooks-src/<name>.ts` → `hooks/<name>.cjs`. */
 export const HOOK_NAMES = ["pre-tool-use", "subagent-stop", "user-prompt-submit"] as const;
 export type HookName = (typeof HOOK_NAMES)[number];
 
 /**
  * Node built-ins (`node:fs`, and bare `fs` from CommonJS dependencies) are taken from
- * `process.getBuiltinModule` (Node ≥ 20.16) instead of ESM `import` statements: the ESM loader builds a
- * facade module for every imported built-in, which costs startup time on every tool call, and CommonJS
- * `require` of a built-in has no ESM equivalent inside a bundle. The bundles therefore import nothing at all.
+ * `process.getBuiltinModule` (Node ≥ 20.16), which needs no module resolution at all. The bundles therefore
+ * import and require nothing.
  */
 const BUILTINS = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 
@@ -89,7 +92,154 @@ function cleanProcessKeys(): string[] {
   return processKeys;
 }
 
+/** Repository-relative path of a built hook bundle. */
+export function bundlePath(name: string): string {
+  return `hooks/${name}${HOOK_BUNDLE_EXT}`;
+}
+
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+
+/**
+ * A module a bundle compiles only when a call first needs it. Its code travels at the end of the bundle as line
+ * comments (the parser skips them at next to no cost; parsing code is most of a hook's start-up) and is read
+ * back from the bundle's file and compiled with `new Function` on the first call of one of its exports. The PreToolUse guard's shell classifier with its command tables is
+ * over half of the bundle, and only a leaf's shell call needs it: the root session's calls (most of them) and
+ * a leaf's file tools never pay for it.
+ *
+ * Modules the classifier shares with the rest of the guard (the parser's word helpers) are then in both parts;
+ * they hold constants only (no mutable state, no classes), so two copies behave as one.
+ */
+export interface LazyModule {
+  /** Repository-relative source files that import it (every one: an importer left out loads it eagerly). */
+  importers: readonly string[];
+  /** The import specifier, as written in the importer. */
+  specifier: string;
+  /** Repository-relative source of the lazy module. */
+  source: string;
+  /** Its exported functions the bundle calls (checked at build time). */
+  exports: readonly string[];
+  /**
+   * Packages only the lazy module uses: in the bundle's eager part they are marked free of side effects, so an
+   * import there whose names go unused (a shared module's) is dropped instead of run at every start.
+   */
+  packages?: readonly string[];
+}
+
+export const LAZY_MODULES: Partial<Record<HookName, readonly LazyModule[]>> = {
+  "pre-tool-use": [
+    {
+      importers: ["src/guard/decide.ts", "src/guard/index.ts"],
+      specifier: "./shell/classify.js",
+      source: "src/guard/shell/classify.ts",
+      exports: ["classifyArgvCommand", "classifyShell"],
+      packages: ["shell-quote"],
+    },
+  ],
+};
+
+interface LazyChunk {
+  text: string;
+  inputs: string[];
+}
+
+/** Build a lazy module as a CommonJS body (`module`, `exports` free) and check its exports. */
+async function buildLazy(root: string, lazy: LazyModule): Promise<LazyChunk> {
+  const result = await build({
+    ...common(root),
+    entryPoints: [join(root, lazy.source)],
+    outfile: join(root, "lazy.cjs"),
+  });
+  const text = outputText(result.outputFiles, ".cjs");
+  const mod: { exports: Record<string, unknown> } = { exports: {} };
+  new Function("module", "exports", text)(mod, mod.exports);
+  for (const name of lazy.exports) {
+    if (typeof mod.exports[name] !== "function")
+      throw new Error(`lazy module ${lazy.source} does not export a function ${name}`);
+  }
+  return { text, inputs: inputsOf(result.metafile) };
+}
+
+/** The comment line that starts a lazy module's text at the end of a bundle. */
+function lazyMarker(lazy: LazyModule): string {
+  return `//devrites-lazy ${lazy.source}`;
+}
+
+/**
+ * The lazy module's text as line comments (`//` before every line), to append after the bundle's code: the
+ * parser skips comments without building anything, where a string literal of the same text costs ~0.5 ms.
+ * Refuses text a line comment cannot carry (JavaScript line terminators other than `\n`) or that could be
+ * taken for the next marker.
+ */
+function lazyPayload(lazy: LazyModule, chunk: LazyChunk): string {
+  if (/[\r\u2028\u2029]/.test(chunk.text))
+    throw new Error(`lazy module ${lazy.source}: its build has a line terminator a comment cannot carry`);
+  const lines = chunk.text.replace(/\n$/, "").split("\n");
+  if (lines.some((l) => l.startsWith("devrites-lazy ")))
+    throw new Error(`lazy module ${lazy.source}: a line reads like a marker`);
+  return `\n${lazyMarker(lazy)}\n${lines.map((l) => `//${l}`).join("\n")}\n`;
+}
+
+/**
+ * The stand-in the bundle gets for a lazy module: one wrapper per export that, on first use, reads the bundle's
+ * own file (`__filename`), takes the module's text from the comments after its marker (the last occurrence:
+ * the payload comes after all code) and compiles it. A failure to find or compile it throws from the call (the
+ * guard turns that into a deny for leaves).
+ */
+function lazyStandIn(lazy: LazyModule): string {
+  return [
+    `const marker = ${JSON.stringify(`\n${lazyMarker(lazy)}\n`)};`,
+    "let loaded;",
+    "function load() {",
+    "  if (loaded === undefined) {",
+    '    const all = process.getBuiltinModule("node:fs").readFileSync(__filename, "utf8");',
+    "    const at = all.lastIndexOf(marker);",
+    `    if (at < 0) throw new Error(${JSON.stringify(`the bundle has lost its lazy part ${lazy.source}`)});`,
+    '    const next = all.indexOf("\\n//devrites-lazy ", at + 1);',
+    "    const text = all",
+    "      .slice(at + marker.length, next < 0 ? all.length : next)",
+    '      .split("\\n")',
+    '      .map((line) => line.slice(2).replace(/\\r$/, ""))',
+    '      .join("\\n");',
+    "    const mod = { exports: {} };",
+    '    new Function("module", "exports", text)(mod, mod.exports);',
+    "    loaded = mod.exports;",
+    "  }",
+    "  return loaded;",
+    "}",
+    ...lazy.exports.map((e) => `export function ${e}(...args) { return load().${e}(...args); }`),
+  ].join("\n");
+}
+
+function lazyPlugin(root: string, chunks: ReadonlyMap<LazyModule, LazyChunk>): Plugin {
+  return {
+    name: "devrites-lazy",
+    setup(b) {
+      b.onResolve({ filter: /.*/ }, (args) => {
+        for (const lazy of chunks.keys()) {
+          if (args.path === lazy.specifier && lazy.importers.some((i) => args.importer === join(root, i)))
+            return { path: lazy.source, namespace: "devrites-lazy" };
+        }
+        return undefined;
+      });
+      const packages = new Set([...chunks.keys()].flatMap((l) => l.packages ?? []));
+      b.onResolve({ filter: /^[\w@][\w@/.-]*$/ }, async (args) => {
+        if (!packages.has(args.path) || args.pluginData === "devrites-lazy") return undefined;
+        const found = await b.resolve(args.path, {
+          kind: args.kind,
+          importer: args.importer,
+          resolveDir: args.resolveDir,
+          pluginData: "devrites-lazy",
+        });
+        return found.errors.length > 0 ? undefined : { path: found.path, sideEffects: false };
+      });
+      b.onLoad({ filter: /.*/, namespace: "devrites-lazy" }, (args) => {
+        const entry = [...chunks].find(([l]) => l.source === args.path);
+        if (!entry) throw new Error(`no lazy module ${args.path}`);
+        return { contents: lazyStandIn(entry[0]), loader: "js" };
+      });
+    },
+  };
+}
 
 export interface BuiltHook {
   name: HookName;
@@ -100,21 +250,18 @@ export interface BuiltHook {
   inputs: string[];
 }
 
-function options(root: string, name: HookName): BuildOptions {
+function common(root: string): BuildOptions & { write: false; metafile: true } {
   return {
     absWorkingDir: root,
-    entryPoints: [join(root, "hooks-src", `${name}.ts`)],
-    outfile: join(root, "hooks", `${name}.mjs`),
     bundle: true,
     platform: "node",
-    format: "esm",
+    format: "cjs",
     target: "node20",
     minify: true,
     legalComments: "none",
     charset: "utf8",
     // node_modules may be a symlink; keep input paths repository-relative so the output never depends on it
     preserveSymlinks: true,
-    banner: { js: HOOK_HEADER },
     plugins: [builtinsFromProcess],
     metafile: true,
     write: false,
@@ -122,14 +269,34 @@ function options(root: string, name: HookName): BuildOptions {
   };
 }
 
+function options(root: string, name: HookName, chunks: ReadonlyMap<LazyModule, LazyChunk>): BuildOptions {
+  const base = common(root);
+  return {
+    ...base,
+    entryPoints: [join(root, "hooks-src", `${name}.ts`)],
+    outfile: join(root, bundlePath(name)),
+    banner: { js: HOOK_HEADER },
+    plugins: [lazyPlugin(root, chunks), ...(base.plugins ?? [])],
+  };
+}
+
 /** Build one hook in memory. Deterministic: the same sources give the same bytes. */
 export async function buildHook(name: HookName, root: string = REPO_ROOT): Promise<BuiltHook> {
-  const result = await build(options(root, name));
+  const lazies = LAZY_MODULES[name] ?? [];
+  const chunks = new Map<LazyModule, LazyChunk>();
+  for (const lazy of lazies) chunks.set(lazy, await buildLazy(root, lazy));
+  const result = await build(options(root, name, chunks));
+  const own = inputsOf(result.metafile);
+  for (const lazy of lazies) {
+    if (own.includes(lazy.source)) throw new Error(`${lazy.source} is in ${name} eagerly as well as lazily`);
+  }
   return {
     name,
-    path: `hooks/${name}.mjs`,
-    text: outputText(result.outputFiles),
-    inputs: inputsOf(result.metafile),
+    path: bundlePath(name),
+    text:
+      outputText(result.outputFiles, HOOK_BUNDLE_EXT) +
+      [...chunks].map(([l, c]) => lazyPayload(l, c)).join(""),
+    inputs: [...new Set([...own, ...[...chunks.values()].flatMap((c) => c.inputs)])].sort(),
   };
 }
 
@@ -137,9 +304,9 @@ export async function buildHooks(root: string = REPO_ROOT): Promise<BuiltHook[]>
   return Promise.all(HOOK_NAMES.map((n) => buildHook(n, root)));
 }
 
-function outputText(files: { path: string; text: string }[] | undefined): string {
-  const js = files?.find((f) => f.path.endsWith(".mjs"));
-  if (!js) throw new Error("esbuild produced no .mjs output");
+function outputText(files: { path: string; text: string }[] | undefined, ext: string): string {
+  const js = files?.find((f) => f.path.endsWith(ext));
+  if (!js) throw new Error(`esbuild produced no ${ext} output`);
   return js.text;
 }
 

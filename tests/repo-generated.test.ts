@@ -12,7 +12,7 @@ import { loadPack } from "../src/pack/index.js";
 
 const REPO = fileURLToPath(new URL("../", import.meta.url));
 const { model } = await loadPack(join(REPO, "pack", ".claude"));
-const missing = [...new Set(model.hooks.map((h) => `hooks/${h.entry}.mjs`))].filter(
+const missing = [...new Set(model.hooks.map((h) => `hooks/${h.entry}.cjs`))].filter(
   (p) => !existsSync(join(REPO, p)),
 );
 const skip = missing.length > 0 ? `SKIPPED: ${missing.join(", ")} not built (npm run build)` : undefined;

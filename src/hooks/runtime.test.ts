@@ -5,7 +5,7 @@ import { Readable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
 import { makeTree } from "../../tests/helpers/temp-tree.js";
 import { denyAnswer, type HookAnswer, SILENT } from "./answer.js";
-import { answerNow, type HookSpec, runHook } from "./runtime.js";
+import { answerNow, type HookSpec, hookEntry, hookFunction, runHook } from "./runtime.js";
 
 function spec(over: Partial<HookSpec> = {}): HookSpec {
   return {
@@ -175,5 +175,77 @@ describe("answerNow (the synchronous path)", () => {
     const promised = answerNow(spec({ handle: () => Promise.resolve(SILENT) }), ok, env);
     expect(promised.exitCode).toBe(2);
     expect(promised.stderr).toContain("marked sync but returned a promise");
+  });
+});
+
+describe("hookFunction (what a bundle exports for the launcher)", () => {
+  const seen = (over: Partial<HookSpec> = {}) => {
+    const got: string[] = [];
+    const s = spec({
+      handle: (read) => {
+        got.push(read.kind === "ok" ? `ok:${read.bytes.toString("utf8")}` : read.kind);
+        return { exitCode: 0, stdout: "yes\n", stderr: "" };
+      },
+      ...over,
+    });
+    return { s, got };
+  };
+
+  it("a sync hook answers at once from bytes or text, without a promise", () => {
+    const { s, got } = seen({ sync: true });
+    const f = hookFunction(s);
+    expect(f(Buffer.from('{"a":1}'))).toEqual({ exitCode: 0, stdout: "yes\n", stderr: "" });
+    expect(f('{"b":2}')).toEqual({ exitCode: 0, stdout: "yes\n", stderr: "" });
+    expect(got).toEqual(['ok:{"a":1}', 'ok:{"b":2}']);
+  });
+
+  it("input over the cap reaches the handler as too-large, with the capped prefix", () => {
+    let prefix = "";
+    const f = hookFunction(
+      spec({
+        sync: true,
+        handle: (read) => {
+          prefix = read.kind === "too-large" ? read.prefix.toString() : read.kind;
+          return SILENT;
+        },
+      }),
+      4,
+    );
+    f(Buffer.from("12345"));
+    expect(prefix).toBe("1234");
+    f(Buffer.from("1234"));
+    expect(prefix).toBe("ok");
+  });
+
+  it("a sync hook that throws gives the crash answer, not a throw", () => {
+    const f = hookFunction(
+      spec({
+        sync: true,
+        handle: () => {
+          throw new Error("boom");
+        },
+      }),
+    );
+    const a = f("{}") as HookAnswer;
+    expect(a.exitCode).toBe(2);
+    expect(a.stderr).toContain("crash boom");
+  });
+
+  it("an async hook answers with a promise; past its deadline the deadline answer stands", async () => {
+    const { s } = seen();
+    await expect(hookFunction(s)("{}")).resolves.toEqual({ exitCode: 0, stdout: "yes\n", stderr: "" });
+    const slow = spec({ deadlineMs: 0, handle: () => new Promise<HookAnswer>(() => {}) });
+    const late = await hookFunction(slow)("{}");
+    expect(late.exitCode).toBe(2);
+    expect(late.stderr).toContain("deadline");
+  });
+});
+
+describe("hookEntry", () => {
+  it("loaded by the launcher (not main), it only sets module.exports to the hook function", () => {
+    const mod: { exports: unknown } = { exports: {} };
+    hookEntry(spec({ sync: true }), mod, false);
+    expect(typeof mod.exports).toBe("function");
+    expect((mod.exports as (i: string) => HookAnswer)("{}")).toEqual(SILENT);
   });
 });

@@ -128,6 +128,40 @@ export function runtimeMain(spec: HookSpec): void {
   });
 }
 
+/**
+ * What a hook bundle exports (`module.exports`) for the generated launcher, which loads it in its own process:
+ * answer one call from the stdin bytes the launcher already read. Returns the answer, or a promise of it for
+ * hooks that are not `sync`; the promise settles by the hook's own deadline (the answer `onDeadline` gives).
+ * Never prints or exits: the launcher checks the answer, prints it and exits, and fails closed when this throws
+ * or returns anything else.
+ */
+export type HookFunction = (input: Uint8Array | string) => HookAnswer | Promise<HookAnswer>;
+
+export function hookFunction(spec: HookSpec, maxBytes: number = MAX_STDIN_BYTES): HookFunction {
+  return (input) => {
+    const bytes =
+      typeof input === "string"
+        ? Buffer.from(input, "utf8")
+        : Buffer.from(input.buffer, input.byteOffset, input.byteLength);
+    const read: StdinRead =
+      bytes.length > maxBytes
+        ? { kind: "too-large", prefix: bytes.subarray(0, maxBytes), maxBytes }
+        : { kind: "ok", bytes };
+    const env: HookEnv = { env: process.env, cwd: safe(() => process.cwd(), "") };
+    if (spec.sync) return answerNow(spec, read, env);
+    return runHook(spec, { stdin: read, env, finish: () => {} });
+  };
+}
+
+/**
+ * A bundle's entry point. Run directly (`node hooks/<entry>.cjs`, `main` true) it reads stdin and exits with the
+ * answer ({@link runtimeMain}); loaded by the launcher it only exports {@link hookFunction}.
+ */
+export function hookEntry(spec: HookSpec, mod: { exports: unknown }, main: boolean): void {
+  if (main) runtimeMain(spec);
+  else mod.exports = hookFunction(spec);
+}
+
 /** The synchronous path: the input is read, the handler is synchronous; same answers as {@link runHook}. */
 export function answerNow(spec: HookSpec, read: StdinRead, env: HookEnv): HookAnswer {
   try {

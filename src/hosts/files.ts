@@ -5,6 +5,7 @@
 import { type Diagnostic, error } from "../core/diagnostics.js";
 import type { PackModel, SkillModel } from "../pack/index.js";
 import { markdownDoc, scriptWithHeader } from "./headers.js";
+import { HOOK_BUNDLE_EXT } from "./output-path.js";
 import type { PlannedFile } from "./types.js";
 
 /** What one adapter layout contributes to a plan. */
@@ -88,16 +89,20 @@ export function bundleCopies(
       diagnostics.push(bundleMissing(entry));
       continue;
     }
-    files.push(owned(root, `${dir}/${entry}.mjs`, scriptWithHeader(source)));
+    files.push(owned(root, `${dir}/${entry}${HOOK_BUNDLE_EXT}`, scriptWithHeader(source)));
   }
   return { files, diagnostics };
 }
 
 export function bundleMissing(entry: string): Diagnostic {
-  return error("generate.hook-bundle-missing", `the hook bundle hooks/${entry}.mjs does not exist`, {
-    path: `hooks/${entry}.mjs`,
-    hint: "npm run build",
-  });
+  return error(
+    "generate.hook-bundle-missing",
+    `the hook bundle hooks/${entry}${HOOK_BUNDLE_EXT} does not exist`,
+    {
+      path: `hooks/${entry}${HOOK_BUNDLE_EXT}`,
+      hint: "npm run build",
+    },
+  );
 }
 
 /** Keep only `keys` of `record`, in the record's order. */

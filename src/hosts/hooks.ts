@@ -5,6 +5,7 @@
 
 import type { HookWiring } from "../pack/index.js";
 import { hookCommand } from "./launcher.js";
+import { HOOK_BUNDLE_EXT } from "./output-path.js";
 
 export interface HookHandler {
   type: "command";
@@ -34,15 +35,15 @@ export function projectHookCommand(w: HookWiring): string {
 }
 
 /**
- * A plugin's hook command: the launcher runs only the plugin's own bundle, `$<rootVar>/hooks/<entry>.mjs`, and
+ * A plugin's hook command: the launcher runs only the plugin's own bundle, `$<rootVar>/hooks/<entry>.cjs`, and
  * the guard still fails closed for leaves when that bundle is missing, crashes or hangs (a plain
- * `node "$ROOT/hooks/x.mjs"` fails open on both hosts in those cases).
+ * `node "$ROOT/hooks/x.cjs"` fails open on both hosts in those cases).
  */
 export function pluginHookCommand(w: HookWiring, rootVar: "CLAUDE_PLUGIN_ROOT" | "PLUGIN_ROOT"): string {
   return hookCommand(w.entry, {
     failClosed: w.event === "PreToolUse",
     timeoutSec: w.timeout,
-    candidates: [`"$\{${rootVar}}/hooks/${w.entry}.mjs"`],
+    candidates: [`"$\{${rootVar}}/hooks/${w.entry}${HOOK_BUNDLE_EXT}"`],
     walk: false,
   });
 }

@@ -6,19 +6,30 @@ import { makeTree } from "../../tests/helpers/temp-tree.js";
 import { hookCommand, launcherScript } from "./launcher.js";
 import { DEVRITES_HOOK_MARKER } from "./merge.js";
 
-/** A stand-in bundle: echoes its stdin to stdout with a tag, exits 2 on "deny", crashes on "crash". */
+/**
+ * A stand-in bundle in the launcher's contract: CommonJS exporting `(stdin bytes) => answer`. It echoes its
+ * stdin on stdout; "deny" in the input denies; the other words pick a way of failing.
+ */
 const ECHO_BUNDLE = `
-let s = "";
-process.stdin.on("data", (d) => (s += d));
-process.stdin.on("end", () => {
+const ok = (s) => ({ exitCode: 0, stdout: "bundle saw " + s, stderr: "" });
+module.exports = (input) => {
+  const s = Buffer.from(input).toString("utf8");
+  if (s.includes("deny")) return { exitCode: 2, stdout: "bundle saw " + s, stderr: "denied by bundle" };
   if (s.includes("crash")) throw new Error("boom");
-  if (s.includes("hang")) setTimeout(() => {}, 60_000);
-  else {
-    process.stdout.write("bundle saw " + s);
-    if (s.includes("deny")) { process.stderr.write("denied by bundle"); process.exitCode = 2; }
-  }
-});
+  if (s.includes("garbage")) return { exitCode: 1, stdout: "", stderr: "" };
+  if (s.includes("nothing")) return undefined;
+  if (s.includes("async-ok")) return new Promise((r) => setTimeout(() => r(ok(s)), 10));
+  if (s.includes("async-reject")) return Promise.reject(new Error("rejected"));
+  if (s.includes("async-throw")) { setTimeout(() => { throw new Error("late boom"); }, 10); return new Promise(() => {}); }
+  if (s.includes("hang")) return new Promise(() => { setTimeout(() => {}, 60_000); });
+  return ok(s);
+};
 `;
+
+/** A bundle that throws while it is being loaded. */
+const THROWING_BUNDLE = `throw new Error("broken at load");\n`;
+/** A bundle that loads but exports no function (e.g. an old bundle that ran on its own). */
+const NO_FUNCTION_BUNDLE = `module.exports = { answer: 1 };\n`;
 
 const LEAF = JSON.stringify({
   hook_event_name: "PreToolUse",
@@ -55,10 +66,12 @@ describe("hookCommand, run by a shell", () => {
   let cleanup = () => {};
   afterEach(() => cleanup());
 
-  function project(withBundle: boolean) {
+  function project(withBundle: boolean | string) {
     const t = makeTree({
       "src/deep/er/": "",
-      ...(withBundle ? { ".devrites/hooks/pre-tool-use.mjs": ECHO_BUNDLE } : {}),
+      ...(withBundle
+        ? { ".devrites/hooks/pre-tool-use.cjs": typeof withBundle === "string" ? withBundle : ECHO_BUNDLE }
+        : {}),
     });
     cleanup = t.cleanup;
     return t.base;
@@ -74,7 +87,8 @@ describe("hookCommand, run by a shell", () => {
     const base = project(true);
     const r = run(guard(), base, `${ROOT} deny`);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("denied by bundle");
+    expect(r.stderr).toBe("denied by bundle");
+    expect(r.stdout).toBe(`bundle saw ${ROOT} deny`);
   });
 
   it("finds the bundle from a subdirectory of the project (Codex runs hooks in the session cwd)", () => {
@@ -121,29 +135,94 @@ describe("hookCommand, run by a shell", () => {
     expect(r.stderr).not.toContain("denied");
   });
 
-  it("fails closed for a leaf when the bundle crashes", () => {
+  it("fails closed for a leaf when the bundle throws while answering; the root gets a visible error", () => {
     const base = project(true);
-    const r = run(guard(), base, `${LEAF} crash`);
+    const leaf = run(guard(), base, `${LEAF} crash`);
+    expect(leaf.code).toBe(2);
+    expect(leaf.stderr).toContain("failed: boom");
+    expect(leaf.stderr).toContain("denied (fail closed)");
+    expect(leaf.stdout).toBe("");
+    const root = run(guard(), base, `${ROOT} crash`);
+    expect(root.code).toBe(1);
+    expect(root.stderr).toContain("failed: boom");
+    expect(root.stderr).not.toContain("denied");
+  });
+
+  it("fails closed for a leaf when the bundle throws while loading", () => {
+    const base = project(THROWING_BUNDLE);
+    const r = run(guard(), base, LEAF);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("failed: exit 1");
+    expect(r.stderr).toContain("failed: broken at load");
     expect(r.stderr).toContain("denied (fail closed)");
   });
 
-  it("fails closed for a leaf when the bundle outlives the hook timeout", () => {
-    const base = project(true);
-    const r = run(guard({ timeoutSec: 2 }), base, `${LEAF} hang`);
+  it("fails closed for a leaf when the bundle exports no function", () => {
+    const base = project(NO_FUNCTION_BUNDLE);
+    const r = run(guard(), base, LEAF);
     expect(r.code).toBe(2);
+    expect(r.stderr).toContain("exports no hook function");
     expect(r.stderr).toContain("denied (fail closed)");
+  });
+
+  it("fails closed for a leaf when the bundle answers anything but exit 0 or 2 with two texts", () => {
+    const base = project(true);
+    for (const word of ["garbage", "nothing"]) {
+      const r = run(guard(), base, `${LEAF} ${word}`);
+      expect(r.code, word).toBe(2);
+      expect(r.stderr, word).toContain("gave no valid answer");
+      expect(r.stderr, word).toContain("denied (fail closed)");
+      expect(r.stdout, word).toBe("");
+    }
+  });
+
+  it("waits for an answer given as a promise", () => {
+    const base = project(true);
+    const r = run(guard(), base, `${LEAF} async-ok`);
+    expect(r).toMatchObject({ code: 0, stdout: `bundle saw ${LEAF} async-ok`, stderr: "" });
+  });
+
+  it("fails closed for a leaf when the promise rejects, or a callback throws later", () => {
+    const base = project(true);
+    const rejected = run(guard(), base, `${LEAF} async-reject`);
+    expect(rejected.code).toBe(2);
+    expect(rejected.stderr).toContain("failed: rejected");
+    expect(rejected.stderr).toContain("denied (fail closed)");
+    const late = run(guard(), base, `${LEAF} async-throw`);
+    expect(late.code).toBe(2);
+    expect(late.stderr).toContain("failed: late boom");
+    expect(late.stderr).toContain("denied (fail closed)");
+  });
+
+  it("fails closed for a leaf when the answer does not come before its own deadline (hook timeout less 1 s)", () => {
+    const base = project(true);
+    const leaf = run(guard({ timeoutSec: 2 }), base, `${LEAF} hang`);
+    expect(leaf.code).toBe(2);
+    expect(leaf.stderr).toContain("gave no answer within 1 s");
+    expect(leaf.stderr).toContain("denied (fail closed)");
+    const root = run(guard({ timeoutSec: 2 }), base, `${ROOT} hang`);
+    expect(root.code).toBe(1);
+    expect(root.stderr).toContain("gave no answer within 1 s");
+  });
+
+  it("passes the stdin bytes through unchanged, also when they are not UTF-8", () => {
+    const base = project(
+      `module.exports = (b) => ({ exitCode: 0, stdout: Buffer.isBuffer(b) ? b.toString("hex") : "not bytes", stderr: "" });\n`,
+    );
+    const { CLAUDE_PROJECT_DIR: _drop, ...rest } = process.env;
+    const bytes = Buffer.from([0x7b, 0xff, 0xfe, 0x00, 0x7d]);
+    const r = spawnSync("/bin/sh", ["-c", guard()], { cwd: base, input: bytes, env: rest });
+    expect(r.status).toBe(0);
+    expect(r.stdout.toString()).toBe(bytes.toString("hex"));
   });
 
   it("plugin mode (walk off) runs only the given bundle, never a project copy, and fails closed without it", () => {
     const base = project(true);
     const v = (name: string) => `"$${"{"}${name}}`;
-    const cmd = guard({ candidates: [`${v("PLUGIN_DIR")}/hooks/pre-tool-use.mjs"`], walk: false });
+    const cmd = guard({ candidates: [`${v("PLUGIN_DIR")}/hooks/pre-tool-use.cjs"`], walk: false });
     const r = run(cmd, base, LEAF, { PLUGIN_DIR: join(base, "no-plugin-here") });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(
-      `bundle ${join(base, "no-plugin-here", "hooks", "pre-tool-use.mjs")} not found`,
+      `bundle ${join(base, "no-plugin-here", "hooks", "pre-tool-use.cjs")} not found`,
     );
     expect(r.stdout).toBe("");
   });
@@ -151,10 +230,10 @@ describe("hookCommand, run by a shell", () => {
   it("tries explicit candidates first and skips ones the shell expanded to nothing", () => {
     const base = project(false);
     mkdirSync(join(base, "plugin", "hooks"), { recursive: true });
-    writeFileSync(join(base, "plugin", "hooks", "pre-tool-use.mjs"), ECHO_BUNDLE);
+    writeFileSync(join(base, "plugin", "hooks", "pre-tool-use.cjs"), ECHO_BUNDLE);
     const v = (name: string) => `"$${"{"}${name}}`;
     const cmd = guard({
-      candidates: [`${v("NOT_SET_ANYWHERE")}"`, `${v("PLUGIN_DIR")}/hooks/pre-tool-use.mjs"`],
+      candidates: [`${v("NOT_SET_ANYWHERE")}"`, `${v("PLUGIN_DIR")}/hooks/pre-tool-use.cjs"`],
     });
     const r = run(cmd, base, LEAF, { PLUGIN_DIR: join(base, "plugin") });
     expect(r).toMatchObject({ code: 0, stdout: `bundle saw ${LEAF}` });

@@ -1,32 +1,38 @@
 /**
  * The hook command of every devrites hook: a `node -e` bootstrap with no file of its own, so it still runs when
  * the bundle is missing. For project hooks (`.claude/settings.json`, `.codex/hooks.json`) it finds
- * `.devrites/hooks/<entry>.mjs` (from `$CLAUDE_PROJECT_DIR` when Claude Code sets it, else walking up from the
- * working directory, since Codex runs hooks in the session cwd and has no project variable), runs it with the
- * hook's stdin, and passes its exit code (0 or 2) and output through. For plugin hooks it runs only the plugin's
- * own bundle (`walk: false`).
+ * `.devrites/hooks/<entry>.cjs` (from `$CLAUDE_PROJECT_DIR` when Claude Code sets it, else walking up from the
+ * working directory, since Codex runs hooks in the session cwd and has no project variable). For plugin hooks it
+ * takes only the plugin's own bundle (`walk: false`).
  *
- * When the bundle is missing, crashes, hangs past the hook timeout or exits with anything but 0 or 2, a fail-closed
- * entry (the guard) denies with exit 2 whenever stdin mentions `agent_type`: every leaf's tool call, and the root's
- * own `spawn_agent` on Codex, so no leaf runs unguarded. Other callers get exit 1 with the reason on stderr (a
- * visible, non-blocking hook error on both hosts).
+ * The bundle runs in the bootstrap's own process (one Node start per tool call, not two): the bootstrap reads
+ * stdin, loads the CommonJS bundle (its text compiled as a module body, as `require` would, minus the module
+ * resolution: about half a millisecond less), calls the function it exports with the stdin bytes, checks the
+ * answer (`{exitCode: 0 | 2, stdout, stderr}`, or a promise of one), prints it and exits with its code.
+ *
+ * When the bundle is missing, throws while loading or answering (also later, from a callback or a rejected
+ * promise), exports no function, answers anything else, or leaves its promise unsettled past the hook timeout
+ * less one second, a fail-closed entry (the guard) denies with exit 2 whenever stdin mentions `agent_type`:
+ * every leaf's tool call, and the root's own `spawn_agent` on Codex, so no leaf runs unguarded. Other callers
+ * get exit 1 with the reason on stderr (a visible, non-blocking hook error on both hosts). A bundle stuck in a
+ * synchronous loop cannot be interrupted in process; the host's timeout ends it (see `docs/hooks.md`, Speed).
  */
 
 import { DEVRITES_HOOK_MARKER } from "./merge.js";
-import { HOOKS_DIR } from "./output-path.js";
+import { HOOK_BUNDLE_EXT, HOOKS_DIR } from "./output-path.js";
 
 export interface LauncherOptions {
-  /** Deny a leaf (exit 2) when the bundle cannot run. True for the guard. */
+  /** Deny a leaf (exit 2) when the bundle cannot answer. True for the guard. */
   failClosed: boolean;
-  /** The host's timeout for this hook, in seconds; the bundle gets one second less. */
+  /** The host's timeout for this hook, in seconds; the bundle's answer must come one second sooner. */
   timeoutSec: number;
   /**
-   * Bundle paths to try before the walk, as shell words (e.g. `"${PLUGIN_ROOT}/hooks/pre-tool-use.mjs"`);
+   * Bundle paths to try before the walk, as shell words (e.g. `"${PLUGIN_ROOT}/hooks/pre-tool-use.cjs"`);
    * the shell expands them, an empty or absent one is skipped.
    */
   candidates?: readonly string[];
   /**
-   * Also look for `.devrites/hooks/<entry>.mjs` from `$CLAUDE_PROJECT_DIR` and up from the cwd (default true).
+   * Also look for `.devrites/hooks/<entry>.cjs` from `$CLAUDE_PROJECT_DIR` and up from the cwd (default true).
    * Plugins turn it off: a plugin runs only its own bundle, never a project copy of another version.
    */
   walk?: boolean;
@@ -36,28 +42,41 @@ export interface LauncherOptions {
 export function launcherScript(opts: LauncherOptions): string {
   const timeoutMs = Math.max(1, opts.timeoutSec - 1) * 1000;
   const walk = opts.walk !== false;
+  const ext = JSON.stringify(HOOK_BUNDLE_EXT);
   const js = [
-    `/*${DEVRITES_HOOK_MARKER}*/const f=require("fs"),p=require("path"),c=require("child_process")`,
+    `/*${DEVRITES_HOOK_MARKER}*/const f=require("fs"),p=require("path")`,
     "const e=process.argv[1],a=process.argv.slice(2)",
-    `let i="";try{i=f.readFileSync(0,"utf8")}catch{}`,
+    // stdin as bytes: the bundle judges the encoding and the size itself
+    "let i;try{i=f.readFileSync(0)}catch{i=Buffer.alloc(0)}",
     `const L=${opts.failClosed ? "true" : "false"}&&i.includes("agent_type")`,
     "const s=a.filter(Boolean)",
     ...(walk
       ? [
           "for(const r of [process.env.CLAUDE_PROJECT_DIR,process.cwd()]){if(!r)continue;" +
-            `for(let d=p.resolve(r);;d=p.dirname(d)){s.push(p.join(d,${JSON.stringify(HOOKS_DIR)},e+".mjs"));` +
+            `for(let d=p.resolve(r);;d=p.dirname(d)){s.push(p.join(d,${JSON.stringify(HOOKS_DIR)},e+${ext}));` +
             "if(p.dirname(d)===d)break}}",
         ]
       : []),
     "const b=s.find(x=>{try{return f.statSync(x).isFile()}catch{return false}})",
+    // write all of t to fd d, waiting 1 ms on EAGAIN (a non-blocking pipe), giving up when the reader is gone
+    "const W=(d,t)=>{const k=Buffer.from(t);let n=0;for(let j=0;n<k.length&&j<1e3;j++)try{n+=f.writeSync(d,k,n)}" +
+      'catch(q){if(q.code!=="EAGAIN")return;Atomics.wait(new Int32Array(new SharedArrayBuffer(4)),0,0,1)}}',
+    "const o=(c,t,u)=>{W(1,t);W(2,u);process.exit(c)}",
+    `const x=w=>o(L?2:1,"","devrites hook "+e+": "+w+(L?"; denied (fail closed)":"")+"\\n")`,
+    'const z=q=>{let m;try{m=q instanceof Error?q.message:String(q)}catch{m=typeof q}x(b+" failed: "+m)}',
+    'const y=r=>r!==null&&typeof r==="object"&&(r.exitCode===0||r.exitCode===2)&&typeof r.stdout==="string"' +
+      '&&typeof r.stderr==="string"?o(r.exitCode,r.stdout,r.stderr):x(b+" gave no valid answer")',
     walk
-      ? `let w="bundle ${HOOKS_DIR}/"+e+".mjs not found; run devrites generate"`
-      : `let w="bundle "+(s[0]||e)+" not found; reinstall the plugin"`,
-    `if(b){const r=c.spawnSync(process.execPath,[b],{input:i,stdio:["pipe","inherit","inherit"],timeout:${timeoutMs}})` +
-      ";if(r.status===0||r.status===2)process.exit(r.status)" +
-      `;w=b+" failed: "+(r.error?r.error.message:r.signal||"exit "+r.status)}`,
-    `process.stderr.write("devrites hook "+e+": "+w+(L?"; denied (fail closed)":"")+"\\n")`,
-    "process.exit(L?2:1)",
+      ? `if(!b)x("bundle ${HOOKS_DIR}/"+e+${ext}+" not found; run devrites generate")`
+      : `if(!b)x("bundle "+(s[0]||e)+" not found; reinstall the plugin")`,
+    `process.on("uncaughtException",z);process.on("unhandledRejection",z)`,
+    // the bundle's text compiled as a CommonJS module body: what `require` does, without module resolution
+    "try{const B=p.resolve(b),m={exports:{}};" +
+      'new Function("module","exports","require","__filename","__dirname",f.readFileSync(B,"utf8"))' +
+      "(m,m.exports,require,B,p.dirname(B));const h=m.exports;" +
+      'if(typeof h!=="function")x(b+" exports no hook function");const r=h(i);' +
+      `if(r!==null&&typeof r==="object"&&typeof r.then==="function"){setTimeout(()=>x(b+" gave no answer within ${timeoutMs / 1000} s"),${timeoutMs});r.then(y,z)}` +
+      "else y(r)}catch(q){z(q)}",
   ].join(";");
   if (js.includes("'")) throw new Error("launcher script must not contain a single quote");
   return js;

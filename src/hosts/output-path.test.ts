@@ -15,7 +15,7 @@ describe("checkOutputPath", () => {
       ".claude/settings.json",
       ".agents/skills/rite/agents/openai.yaml",
       ".codex/agents/devrites-evidence-scout.toml",
-      ".devrites/hooks/pre-tool-use.mjs",
+      ".devrites/hooks/pre-tool-use.cjs",
       ".devrites/hooks/.devrites-generated.json",
       "plugins/claude/devrites/.claude-plugin/plugin.json",
       "AGENTS.md",
@@ -39,8 +39,8 @@ describe("checkOutputPath", () => {
     [".devrites/state.json", "scope.devrites"],
     [".devrites/runs/r/packet.json", "scope.devrites"],
     [".devrites/hooks/.devrites/x", "scope.devrites"],
-    [".devrites/hooks/sub/x.mjs", "scope.devrites"],
-    ["x/.devrites/hooks/a.mjs", "scope.devrites"],
+    [".devrites/hooks/sub/x.cjs", "scope.devrites"],
+    ["x/.devrites/hooks/a.cjs", "scope.devrites"],
     ["", "scope.empty"],
     ["a\u0000b", "scope.nul"],
   ])("refuses %j by rule %s", (input, rule) => {
@@ -51,9 +51,9 @@ describe("checkOutputPath", () => {
   });
 
   it("allows only the hooks folder under .devrites, not a look-alike", () => {
-    expect(checkOutputPath(".devrites/hooks/x.mjs")).toBeNull();
-    expect(checkOutputPath(".devrites/hooksx/x.mjs")?.message).toContain("scope.devrites");
-    expect(checkOutputPath(".devrites/Hooks/x.mjs")?.message).toContain("scope.devrites");
+    expect(checkOutputPath(".devrites/hooks/x.cjs")).toBeNull();
+    expect(checkOutputPath(".devrites/hooksx/x.cjs")?.message).toContain("scope.devrites");
+    expect(checkOutputPath(".devrites/Hooks/x.cjs")?.message).toContain("scope.devrites");
     expect(checkOutputPath(".devrites/hooks")?.message).toContain("scope.devrites");
   });
 });

@@ -13,6 +13,12 @@ import { checkRepoPath } from "../scope/index.js";
 /** The only folder under `.devrites/` that generated files may go to. */
 export const HOOKS_DIR = ".devrites/hooks";
 
+/**
+ * The file name ending of a hook bundle (`hooks/<entry>.cjs`, `.devrites/hooks/<entry>.cjs`): CommonJS, which
+ * the launcher `require`s into its own process (see `launcher.ts`).
+ */
+export const HOOK_BUNDLE_EXT = ".cjs";
+
 export type OutputPathCheck = { ok: true; abs: string } | { ok: false; diagnostic: Diagnostic };
 
 /**

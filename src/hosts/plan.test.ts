@@ -32,27 +32,27 @@ describe("planOutputs", () => {
       ".codex/agents/devrites-slice-wright.toml",
       ".codex/hooks.json",
       ".devrites/hooks/.devrites-generated.json",
-      ".devrites/hooks/pre-tool-use.mjs",
-      ".devrites/hooks/subagent-stop.mjs",
-      ".devrites/hooks/user-prompt-submit.mjs",
+      ".devrites/hooks/pre-tool-use.cjs",
+      ".devrites/hooks/subagent-stop.cjs",
+      ".devrites/hooks/user-prompt-submit.cjs",
       "AGENTS.md",
       "plugins/claude/devrites/.claude-plugin/plugin.json",
       "plugins/claude/devrites/.devrites-generated.json",
       "plugins/claude/devrites/agents/devrites-evidence-scout.md",
       "plugins/claude/devrites/agents/devrites-slice-wright.md",
       "plugins/claude/devrites/hooks/hooks.json",
-      "plugins/claude/devrites/hooks/pre-tool-use.mjs",
-      "plugins/claude/devrites/hooks/subagent-stop.mjs",
-      "plugins/claude/devrites/hooks/user-prompt-submit.mjs",
+      "plugins/claude/devrites/hooks/pre-tool-use.cjs",
+      "plugins/claude/devrites/hooks/subagent-stop.cjs",
+      "plugins/claude/devrites/hooks/user-prompt-submit.cjs",
       "plugins/claude/devrites/skills/rite-look/SKILL.md",
       "plugins/claude/devrites/skills/rite-look/reference/how.md",
       "plugins/claude/devrites/skills/rite-send/SKILL.md",
       "plugins/codex/devrites/.codex-plugin/plugin.json",
       "plugins/codex/devrites/.devrites-generated.json",
       "plugins/codex/devrites/hooks/hooks.json",
-      "plugins/codex/devrites/hooks/pre-tool-use.mjs",
-      "plugins/codex/devrites/hooks/subagent-stop.mjs",
-      "plugins/codex/devrites/hooks/user-prompt-submit.mjs",
+      "plugins/codex/devrites/hooks/pre-tool-use.cjs",
+      "plugins/codex/devrites/hooks/subagent-stop.cjs",
+      "plugins/codex/devrites/hooks/user-prompt-submit.cjs",
       "plugins/codex/devrites/skills/rite-look/SKILL.md",
       "plugins/codex/devrites/skills/rite-look/reference/how.md",
       "plugins/codex/devrites/skills/rite-send/SKILL.md",
@@ -106,12 +106,12 @@ describe("planOutputs", () => {
     expect(diagnostics).toEqual([
       expect.objectContaining({
         code: "generate.hook-bundle-missing",
-        path: "hooks/subagent-stop.mjs",
+        path: "hooks/subagent-stop.cjs",
         hint: "npm run build",
       }),
     ]);
-    expect(plan.files.some((f) => f.path === ".devrites/hooks/pre-tool-use.mjs")).toBe(true);
-    expect(plan.files.some((f) => f.path === ".devrites/hooks/subagent-stop.mjs")).toBe(false);
+    expect(plan.files.some((f) => f.path === ".devrites/hooks/pre-tool-use.cjs")).toBe(true);
+    expect(plan.files.some((f) => f.path === ".devrites/hooks/subagent-stop.cjs")).toBe(false);
   });
 
   it("refuses a skill name that would put a file outside its folder", () => {

@@ -72,7 +72,7 @@ describe("readCurrent", () => {
       const r = readCurrent(root, p, cls);
       expect(r.kind, `${cls} ${p}`).toBe("unsafe");
     }
-    expect(readCurrent(root, ".devrites/hooks/pre-tool-use.mjs", "output").kind).toBe("absent");
+    expect(readCurrent(root, ".devrites/hooks/pre-tool-use.cjs", "output").kind).toBe("absent");
   });
 
   it("property: whatever the path, anything not refused lies strictly inside the target", () => {

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import type { Diagnostic } from "../core/diagnostics.js";
 import { hostAssets } from "../hosts/files.js";
 import { packageMeta } from "../hosts/meta.js";
+import { HOOK_BUNDLE_EXT } from "../hosts/output-path.js";
 import { planOutputs } from "../hosts/plan.js";
 import type { Host, Layout, Plan, PlanInput } from "../hosts/types.js";
 import type { PackModel } from "../pack/types.js";
@@ -27,7 +28,7 @@ export async function readPlanInputs(
 ): Promise<Omit<PlanInput, "hosts" | "layouts">> {
   const bundles = new Map<string, string>();
   for (const entry of new Set(model.hooks.map((h) => h.entry))) {
-    const file = join(hooksDir, `${entry}.mjs`);
+    const file = join(hooksDir, `${entry}${HOOK_BUNDLE_EXT}`);
     if (existsSync(file)) bundles.set(entry, await readFile(file, "utf8"));
   }
   const assets = new Map<string, string>();

@@ -1,6 +1,6 @@
 /**
  * What the generated files are made from, read at the edge: the pack (`pack/.claude`), the bundled hook entry
- * points (`hooks/*.mjs`), the skill assets and the package metadata. By default those of this devrites package
+ * points (`hooks/*.cjs`), the skill assets and the package metadata. By default those of this devrites package
  * (`init` installs the devrites it is); `validate` in the devrites repository itself uses the repository's pack.
  * Loading and linting the pack lives here; rendering it (`render.ts`) is a separate module, so a commit that
  * only lints does not load the host adapters.

@@ -112,7 +112,7 @@ export type HookEntry = "pre-tool-use" | "subagent-stop" | "user-prompt-submit";
 /** One hook, declared once in `hooks/wiring.yaml` and rendered per host by the adapters. */
 export interface HookWiring {
   event: HookEvent;
-  /** The bundled entry point `hooks/<entry>.mjs`. */
+  /** The bundled entry point `hooks/<entry>.cjs`. */
   entry: HookEntry;
   /** Tool-name matcher; the guard uses `*` so unknown write tools are seen too. */
   matcher: string;

@@ -56,7 +56,7 @@ beforeAll(() => {
   symlinkSync(join(REPO, "node_modules"), join(copy, "node_modules"));
   const build = run("npm", ["run", "build"], copy);
   if (build.code !== 0) throw new Error(`npm run build failed:\n${build.out}`);
-  bundlesBuilt = ENTRIES.every((e) => existsSync(join(copy, "hooks", `${e}.mjs`)));
+  bundlesBuilt = ENTRIES.every((e) => existsSync(join(copy, "hooks", `${e}.cjs`)));
   const pack = run("npm", ["pack", "--pack-destination", top, "--silent"], copy);
   if (pack.code !== 0) throw new Error(`npm pack failed:\n${pack.out}`);
   const name = readdirSync(top).find((f) => f.endsWith(".tgz"));
@@ -78,7 +78,7 @@ describe("a new user", () => {
     const install = run("npm", ["install", "--no-audit", "--no-fund", tarball], project);
     expect(install.code, install.out).toBe(0);
     for (const e of ENTRIES)
-      expect(existsSync(join(project, "node_modules/devrites/hooks", `${e}.mjs`))).toBe(true);
+      expect(existsSync(join(project, "node_modules/devrites/hooks", `${e}.cjs`))).toBe(true);
     expect(existsSync(join(project, "node_modules/devrites/pack/.claude/skills/rite/SKILL.md"))).toBe(true);
 
     // A fresh repository, inside the project so `npx devrites` finds the install, with the user's own files.
@@ -111,7 +111,7 @@ describe("a new user", () => {
     const init = run("npx", ["--no-install", "devrites", "init", "--git-hook"], repo, env);
     expect(init.code, init.out).toBe(0);
     expect(existsSync(join(repo, ".devrites/install.json"))).toBe(true);
-    expect(existsSync(join(repo, ".devrites/hooks/pre-tool-use.mjs"))).toBe(true);
+    expect(existsSync(join(repo, ".devrites/hooks/pre-tool-use.cjs"))).toBe(true);
     expect(existsSync(join(repo, ".git/hooks/pre-commit.pre-devrites"))).toBe(true);
 
     const validate = run("npx", ["--no-install", "devrites", "validate"], repo, env);

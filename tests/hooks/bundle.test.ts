@@ -11,13 +11,14 @@ import { join } from "node:path";
 import { build } from "esbuild";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type BuiltHook, buildHooks, HOOK_HEADER, HOOK_NAMES, REPO_ROOT } from "../../scripts/build-hooks.js";
+import { makeRepo, runId } from "../../src/hooks/fixtures.js";
 
 let built: BuiltHook[];
 beforeAll(async () => {
   built = await buildHooks();
 });
 
-const committed = (name: string) => readFileSync(join(REPO_ROOT, "hooks", `${name}.mjs`), "utf8");
+const committed = (name: string) => readFileSync(join(REPO_ROOT, "hooks", `${name}.cjs`), "utf8");
 const BUILTINS = new Set(builtinModules.flatMap((m) => [m, `node:${m}`]));
 
 /**
@@ -43,7 +44,10 @@ async function specifiers(file: string): Promise<string[]> {
       },
     ],
   });
-  const parsed = Object.values(r.metafile.inputs).flatMap((i) => i.imports.map((x) => x.path));
+  // `<runtime>` is esbuild's own helper code for reading a CommonJS file, not something the bundle loads
+  const parsed = Object.values(r.metafile.inputs)
+    .flatMap((i) => i.imports.map((x) => x.path))
+    .filter((p) => p !== "<runtime>");
   const text = readFileSync(file, "utf8");
   const builtins = [...text.matchAll(/\bgetBuiltinModule\s*\(\s*["'`]([^"'`]+)["'`]\s*\)/g)].map(
     (m) => m[1]!,
@@ -52,9 +56,9 @@ async function specifiers(file: string): Promise<string[]> {
 }
 
 describe("hook bundles", () => {
-  it.each(HOOK_NAMES)("hooks/%s.mjs is up to date with its sources (run `npm run build`)", (name) => {
+  it.each(HOOK_NAMES)("hooks/%s.cjs is up to date with its sources (run `npm run build`)", (name) => {
     const b = built.find((x) => x.name === name)!;
-    expect(committed(name) === b.text, `hooks/${name}.mjs is stale`).toBe(true);
+    expect(committed(name) === b.text, `hooks/${name}.cjs is stale`).toBe(true);
   });
 
   it("the build is deterministic", async () => {
@@ -62,12 +66,12 @@ describe("hook bundles", () => {
     expect(again.map((b) => b.text)).toEqual(built.map((b) => b.text));
   });
 
-  it.each(HOOK_NAMES)("hooks/%s.mjs starts with the generated header", (name) => {
+  it.each(HOOK_NAMES)("hooks/%s.cjs starts with the generated header", (name) => {
     expect(committed(name).split("\n")[0]).toBe(HOOK_HEADER);
   });
 
-  it.each(HOOK_NAMES)("hooks/%s.mjs loads nothing but Node built-ins", async (name) => {
-    const specs = await specifiers(join(REPO_ROOT, "hooks", `${name}.mjs`));
+  it.each(HOOK_NAMES)("hooks/%s.cjs loads nothing but Node built-ins", async (name) => {
+    const specs = await specifiers(join(REPO_ROOT, "hooks", `${name}.cjs`));
     expect(specs.filter((s) => !BUILTINS.has(s))).toEqual([]);
     expect(committed(name)).not.toContain("Dynamic require of");
   });
@@ -102,11 +106,104 @@ describe("hook bundles", () => {
     expect(heavy).toEqual([]);
   });
 
-  it.each(HOOK_NAMES)("hooks/%s.mjs runs from a copy outside the repository with no NODE_PATH", (name) => {
+  it.each(HOOK_NAMES)(
+    "hooks/%s.cjs, loaded with require, exports the hook function and does nothing else",
+    (name) => {
+      // a child process: loading the bundle must neither read stdin nor exit
+      const r = spawnSync(
+        process.execPath,
+        [
+          "-e",
+          'const h = require(process.argv[1]); process.stdout.write(typeof h + " " + h.length); process.exitCode = 7',
+          join(REPO_ROOT, "hooks", `${name}.cjs`),
+        ],
+        { input: "{}", env: { PATH: process.env.PATH ?? "" }, encoding: "utf8" },
+      );
+      expect({ status: r.status, stdout: r.stdout, stderr: r.stderr }).toEqual({
+        status: 7,
+        stdout: "function 1",
+        stderr: "",
+      });
+    },
+  );
+
+  it("the PreToolUse bundle compiles the shell classifier only for a leaf's shell call, once", () => {
+    // counts `new Function` (how the bundle compiles its lazy part) while the bundle answers three calls
+    const script = `
+      let n = 0;
+      const F = Function;
+      globalThis.Function = new Proxy(F, { construct: (t, a) => (n++, Reflect.construct(t, a)) });
+      const h = require(process.argv[1]);
+      const base = { cwd: process.cwd(), hook_event_name: "PreToolUse", session_id: "s" };
+      const leaf = { ...base, agent_id: "a", agent_type: "devrites-evidence-scout" };
+      const counts = [];
+      const codes = [];
+      for (const call of [
+        { ...base, tool_name: "Bash", tool_input: { command: "touch x" } },
+        { ...leaf, tool_name: "Write", tool_input: { file_path: "x", content: "" } },
+        { ...leaf, tool_name: "Bash", tool_input: { command: "echo hi > x" } },
+        { ...leaf, tool_name: "Bash", tool_input: { command: "touch y" } },
+      ]) {
+        codes.push(h(JSON.stringify(call)).exitCode);
+        counts.push(n);
+      }
+      process.stdout.write(JSON.stringify({ counts, codes }));
+    `;
+    const repo = makeRepo([{ role: "devrites-evidence-scout", run_id: runId(1) }]);
+    try {
+      const r = spawnSync(process.execPath, ["-e", script, join(REPO_ROOT, "hooks", "pre-tool-use.cjs")], {
+        cwd: repo.root,
+        env: { PATH: process.env.PATH ?? "" },
+        encoding: "utf8",
+      });
+      expect(r.stderr).toBe("");
+      // root Bash: allowed, nothing compiled; the scout's Write: denied by the file-tool rules, nothing
+      // compiled; the scout's shell calls: denied (they write), the classifier compiled once and reused
+      expect(JSON.parse(r.stdout)).toEqual({ counts: [0, 0, 1, 1], codes: [0, 2, 2, 2] });
+    } finally {
+      repo.cleanup();
+    }
+  });
+
+  it("when the lazy part cannot be compiled, a leaf's shell call is denied; the root and file tools still work", () => {
+    const repo = makeRepo([
+      { role: "devrites-slice-wright", run_id: runId(2), allowed_repo_writes: ["a.ts"] },
+    ]);
+    try {
+      const call = (input: Record<string, unknown>) =>
+        spawnSync(
+          process.execPath,
+          ["--disallow-code-generation-from-strings", join(REPO_ROOT, "hooks", "pre-tool-use.cjs")],
+          {
+            cwd: repo.root,
+            input: JSON.stringify({
+              cwd: repo.root,
+              hook_event_name: "PreToolUse",
+              session_id: "s",
+              ...input,
+            }),
+            env: { PATH: process.env.PATH ?? "" },
+            encoding: "utf8",
+          },
+        );
+      const leaf = { agent_id: "a", agent_type: "devrites-slice-wright" };
+      const bash = call({ ...leaf, tool_name: "Bash", tool_input: { command: "ls" } });
+      expect(bash.status).toBe(2);
+      expect(bash.stderr).toContain("[guard.internal-error]");
+      const write = call({ ...leaf, tool_name: "Write", tool_input: { file_path: "a.ts", content: "" } });
+      expect({ status: write.status, stderr: write.stderr }).toEqual({ status: 0, stderr: "" });
+      const root = call({ tool_name: "Bash", tool_input: { command: "ls" } });
+      expect({ status: root.status, stderr: root.stderr }).toEqual({ status: 0, stderr: "" });
+    } finally {
+      repo.cleanup();
+    }
+  });
+
+  it.each(HOOK_NAMES)("hooks/%s.cjs runs from a copy outside the repository with no NODE_PATH", (name) => {
     const dir = realpathSync(mkdtempSync(join(tmpdir(), "devrites-bundle-")));
     try {
-      const file = join(dir, `${name}.mjs`);
-      copyFileSync(join(REPO_ROOT, "hooks", `${name}.mjs`), file);
+      const file = join(dir, `${name}.cjs`);
+      copyFileSync(join(REPO_ROOT, "hooks", `${name}.cjs`), file);
       const r = spawnSync(process.execPath, [file], {
         cwd: dir,
         input: JSON.stringify({ cwd: dir, hook_event_name: "x", session_id: "s" }),

@@ -1,5 +1,6 @@
 /**
- * The real PreToolUse bundle, spawned as the hosts spawn it, with hook inputs of both host shapes.
+ * The real PreToolUse bundle, spawned as the hosts spawn it (also through the generated launcher, which loads it
+ * in process), with hook inputs of both host shapes.
  */
 
 import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
@@ -64,7 +65,7 @@ const scoutCodex = (extra: Record<string, unknown>) =>
 const wrightClaude = (extra: Record<string, unknown>) =>
   claudeInput(ws.root, { agent_id: "a1", agent_type: "devrites:devrites-slice-wright", ...extra });
 
-describe.each(["socket", "pipe"] as const)("pre-tool-use bundle, stdin via %s", (via) => {
+describe.each(["socket", "pipe", "launcher"] as const)("pre-tool-use bundle, stdin via %s", (via) => {
   it("denies a read-only role's Write (Claude shape)", async () => {
     const r = await hook(
       scoutClaude({ tool_name: "Write", tool_input: { file_path: join(ws.root, "notes.md"), content: "x" } }),
@@ -171,7 +172,8 @@ describe.each(["socket", "pipe"] as const)("pre-tool-use bundle, stdin via %s", 
     expectDeny(await hook(big, { via }), "guard.input-too-large");
   });
 
-  it("denies at its deadline when stdin never ends", async () => {
+  // the launcher reads stdin to its end before it loads the bundle: a stdin that never ends meets the host's timeout
+  it.skipIf(via === "launcher")("denies at its deadline when stdin never ends", async () => {
     const r = await hook('{"agent_type":"devrites-evidence-scout"', { via, hang: true });
     expectDeny(r, "guard.malformed-input");
     expect(r.stderr).toContain("did not end");

@@ -1,14 +1,17 @@
 /**
- * Run a committed hook bundle as the hosts do: a fresh `node` process, the hook input on stdin, the answer
- * in the exit code, stdout and stderr. `via: "socket"` is how Node-based hosts connect stdin (a socketpair);
- * `via: "pipe"` gives the hook a real pipe (as Rust-based hosts do), which takes the synchronous fast path.
+ * Run a committed hook bundle: a fresh `node` process, the hook input on stdin, the answer in the exit code,
+ * stdout and stderr. `via: "socket"` is how Node-based hosts connect stdin (a socketpair); `via: "pipe"` gives
+ * the hook a real pipe (as Rust-based hosts do), which takes the synchronous fast path. `via: "launcher"` runs
+ * what the hosts really run: the generated hook command (`src/hosts/launcher.ts`, plugin form, the bundle as its
+ * one candidate) through `/bin/sh -c`, which loads the bundle in its own process.
  */
 
 import { execFileSync, spawn } from "node:child_process";
 import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { REPO_ROOT } from "../../scripts/build-hooks.js";
+import { dirname, join } from "node:path";
+import { bundlePath as bundleFile, REPO_ROOT } from "../../scripts/build-hooks.js";
+import { hookCommand } from "../../src/hosts/launcher.js";
 
 export interface HookRun {
   status: number | null;
@@ -20,13 +23,23 @@ export interface HookRun {
 export interface HookRunOptions {
   cwd?: string;
   env?: Record<string, string>;
-  via?: "socket" | "pipe";
+  via?: "socket" | "pipe" | "launcher";
   /** Write the input but never close stdin: the hook must answer at its deadline. */
   hang?: boolean;
 }
 
 export function bundlePath(name: string): string {
-  return join(REPO_ROOT, "hooks", `${name}.mjs`);
+  return join(REPO_ROOT, bundleFile(name));
+}
+
+/** The wired command for the bundle `name`, as a plugin's hooks file has it (timeout 10 s, fail closed). */
+export function wiredCommand(name: string): string {
+  return hookCommand(name, {
+    failClosed: name === "pre-tool-use",
+    timeoutSec: 10,
+    candidates: ['"$DEVRITES_TEST_BUNDLE"'],
+    walk: false,
+  });
 }
 
 export function runBundle(name: string, stdin: string | Buffer, opts: HookRunOptions = {}): Promise<HookRun> {
@@ -34,6 +47,18 @@ export function runBundle(name: string, stdin: string | Buffer, opts: HookRunOpt
   const env = { PATH: process.env.PATH ?? "", ...opts.env };
   const cwd = opts.cwd ?? REPO_ROOT;
   if (opts.via === "pipe" && opts.hang) return runOnOpenFifo(bundle, stdin, cwd, env);
+  if (opts.via === "launcher") {
+    if (opts.hang)
+      throw new Error("the launcher reads stdin to its end; a hanging stdin meets the host's timeout");
+    const child = spawn("/bin/sh", ["-c", wiredCommand(name)], {
+      cwd,
+      env: { ...env, PATH: `${dirname(process.execPath)}:${env.PATH}`, DEVRITES_TEST_BUNDLE: bundle },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    child.stdin.on("error", () => {});
+    child.stdin.end(stdin);
+    return collect(child, () => child.stdin.destroy());
+  }
   const [cmd, args] =
     opts.via === "pipe"
       ? ["sh", ["-c", 'cat | exec "$0" "$1"', process.execPath, bundle]]

@@ -1,6 +1,7 @@
 /**
- * The real SubagentStop bundle on a real repository: `packet new` through the CLI, then the bundle spawned as
- * the hosts spawn it, with the leaf's final message in the hook input.
+ * The real SubagentStop bundle on a real repository: `packet new` through the CLI, then the bundle spawned
+ * directly or loaded by the generated launcher (its answer is a promise there), with the leaf's final message
+ * in the hook input.
  */
 
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -10,7 +11,10 @@ import { runBundle } from "./spawn.js";
 
 let repo: Repo;
 let p: AgentPacket;
+/** How the bundle runs: spawned directly, or loaded in process by the generated launcher (what hosts run). */
+let via: "socket" | "launcher" = "socket";
 beforeEach(async () => {
+  via = "socket";
   repo = Repo.create({ "src/app.ts": "export const app = 1;\n" });
   p = await repo.packet("devrites-evidence-scout");
 });
@@ -49,7 +53,7 @@ function input(host: Host, message: string, extra: Record<string, unknown> = {})
   return JSON.stringify({ ...common, stop_hook_active: false, last_assistant_message: message, ...extra });
 }
 
-const stop = (stdin: string) => runBundle("subagent-stop", stdin, { cwd: repo.root });
+const stop = (stdin: string) => runBundle("subagent-stop", stdin, { cwd: repo.root, via });
 
 function events(): { type: string; data: Record<string, unknown> }[] {
   return repo
@@ -61,7 +65,16 @@ function events(): { type: string; data: Record<string, unknown> }[] {
 const activeRuns = () =>
   (JSON.parse(repo.read(".devrites/state.json")) as { active_runs: unknown[] }).active_runs;
 
-describe.each(["claude", "codex"] as const)("subagent-stop bundle (%s input)", (host) => {
+describe.each([
+  ["claude", "socket"],
+  ["codex", "socket"],
+  ["claude", "launcher"],
+  ["codex", "launcher"],
+] as const)("subagent-stop bundle (%s input, via %s)", (host, how) => {
+  beforeEach(() => {
+    via = how;
+  });
+
   it("stores and accepts a valid result, lets the leaf end and retires the run", async () => {
     const result = JSON.stringify(repo.resultFor(p));
     const r = await stop(input(host, `Done.\n\n\`\`\`json\n${result}\n\`\`\``));

@@ -31,16 +31,20 @@ import {
 } from "./harness/sandbox.js";
 import { describeHosts } from "./harness/suite.js";
 
-/** Logs the hook's stdin (with the bundle's own path) to `$E2E_HOOK_LOG`; denies anything naming blocked.txt. */
-const STAND_IN = `import { appendFileSync, readFileSync } from "node:fs";
-const input = readFileSync(0, "utf8");
-if (process.env.E2E_HOOK_LOG) {
-  appendFileSync(process.env.E2E_HOOK_LOG, JSON.stringify({ bundle: import.meta.url, ...JSON.parse(input) }) + "\\n");
-}
-if (input.includes("blocked.txt")) {
-  process.stderr.write("stand-in guard: blocked.txt is off limits");
-  process.exit(2);
-}
+/**
+ * Logs the hook's stdin (with the bundle's own path) to `$E2E_HOOK_LOG`; denies anything naming blocked.txt.
+ * In the launcher's contract: CommonJS exporting `(stdin bytes) => {exitCode, stdout, stderr}`.
+ */
+const STAND_IN = `const { appendFileSync } = require("node:fs");
+const { pathToFileURL } = require("node:url");
+module.exports = (bytes) => {
+  const input = Buffer.from(bytes).toString("utf8");
+  if (process.env.E2E_HOOK_LOG) {
+    appendFileSync(process.env.E2E_HOOK_LOG, JSON.stringify({ bundle: pathToFileURL(__filename).href, ...JSON.parse(input) }) + "\\n");
+  }
+  if (input.includes("blocked.txt")) return { exitCode: 2, stdout: "", stderr: "stand-in guard: blocked.txt is off limits" };
+  return { exitCode: 0, stdout: "", stderr: "" };
+};
 `;
 const BUNDLES = new Map(["pre-tool-use", "subagent-stop", "user-prompt-submit"].map((e) => [e, STAND_IN]));
 
@@ -49,11 +53,12 @@ const BUNDLES = new Map(["pre-tool-use", "subagent-stop", "user-prompt-submit"].
  * own tool calls meet a missing bundle. (With the bundle missing from the start the launcher already denies the
  * spawn itself: its input names `subagent_type` / `agent_type`.)
  */
-const VANISHING = `import { readFileSync, unlinkSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-const input = readFileSync(0, "utf8");
-const call = JSON.parse(input);
-if (!call.agent_type && /^(Agent|Task|spawn_agent)$/.test(call.tool_name)) unlinkSync(fileURLToPath(import.meta.url));
+const VANISHING = `const { unlinkSync } = require("node:fs");
+module.exports = (bytes) => {
+  const call = JSON.parse(Buffer.from(bytes).toString("utf8"));
+  if (!call.agent_type && /^(Agent|Task|spawn_agent)$/.test(call.tool_name)) unlinkSync(__filename);
+  return { exitCode: 0, stdout: "", stderr: "" };
+};
 `;
 const PLUGIN = "plugins/claude/devrites";
 
@@ -150,7 +155,7 @@ describeHosts("Claude Code loads the generated plugin and project files", hosts,
     }
   });
 
-  it("project hooks: settings.json runs .devrites/hooks/pre-tool-use.mjs; it blocks, the control runs", async () => {
+  it("project hooks: settings.json runs .devrites/hooks/pre-tool-use.cjs; it blocks, the control runs", async () => {
     const s = await rendered("claude", ["project"]);
     const log = s.path("hooks.jsonl");
     const fake = await A.startFakeAnthropic((_req, ctx) => {
@@ -169,8 +174,8 @@ describeHosts("Claude Code loads the generated plugin and project files", hosts,
       expect(ctx.toolResult("toolu_b")).toContain("stand-in guard: blocked.txt is off limits");
       const calls = hookLog(log).filter((c) => c.hook_event_name === "PreToolUse");
       expect(calls.map((c) => c.bundle)).toEqual([
-        `file://${join(s.project, ".devrites/hooks/pre-tool-use.mjs")}`,
-        `file://${join(s.project, ".devrites/hooks/pre-tool-use.mjs")}`,
+        `file://${join(s.project, ".devrites/hooks/pre-tool-use.cjs")}`,
+        `file://${join(s.project, ".devrites/hooks/pre-tool-use.cjs")}`,
       ]);
       expect(fake.failures).toEqual([]);
     } finally {
@@ -180,7 +185,7 @@ describeHosts("Claude Code loads the generated plugin and project files", hosts,
 
   it("project hooks fail closed for a leaf when the bundle is missing; the root's own call still runs", async () => {
     const s = await rendered("claude", ["project"]);
-    const bundle = join(s.project, ".devrites/hooks/pre-tool-use.mjs");
+    const bundle = join(s.project, ".devrites/hooks/pre-tool-use.cjs");
     writeFileSync(bundle, VANISHING);
     const fake = await A.startFakeAnthropic((_req, ctx) => {
       if (ctx.isSubagent) {
@@ -253,11 +258,11 @@ describeHosts("Claude Code loads the generated plugin and project files", hosts,
       expect(existsSync(join(s.project, "leaf.txt"))).toBe(true);
       const leafCalls = hookLog(log).filter((c) => c.hook_event_name === "PreToolUse" && c.agent_type);
       expect(leafCalls.map((c) => [c.agent_type, c.bundle])).toEqual([
-        ["devrites:devrites-evidence-scout", `file://${join(dir, "hooks/pre-tool-use.mjs")}`],
+        ["devrites:devrites-evidence-scout", `file://${join(dir, "hooks/pre-tool-use.cjs")}`],
       ]);
 
       rmSync(join(s.project, "leaf.txt"));
-      writeFileSync(join(dir, "hooks/pre-tool-use.mjs"), VANISHING);
+      writeFileSync(join(dir, "hooks/pre-tool-use.cjs"), VANISHING);
       fake.reset((_req, ctx) => {
         if (ctx.isSubagent) {
           if (!ctx.hasToolResult("toolu_leaf2"))
@@ -276,7 +281,7 @@ describeHosts("Claude Code loads the generated plugin and project files", hosts,
       });
       const second = await runClaude({ prompt: "go", fake, sandbox: s, pluginDirs: [dir] });
       expect(second.exitCode, second.stderr).toBe(0);
-      expect(existsSync(join(dir, "hooks/pre-tool-use.mjs"))).toBe(false);
+      expect(existsSync(join(dir, "hooks/pre-tool-use.cjs"))).toBe(false);
       expect(existsSync(join(s.project, "leaf.txt"))).toBe(false);
       const denied = fake
         .modelRequests()
@@ -352,7 +357,7 @@ describeHosts("Codex loads the generated skills, roles, hooks and plugin", hosts
       const shell = hookLog(log).filter((c) => c.tool_name === "Bash" && c.agent_type);
       expect(shell.map((c) => c.agent_type)).toEqual([role, role]);
       expect(new Set(shell.map((c) => c.bundle))).toEqual(
-        new Set([`file://${join(s.project, ".devrites/hooks/pre-tool-use.mjs")}`]),
+        new Set([`file://${join(s.project, ".devrites/hooks/pre-tool-use.cjs")}`]),
       );
       expect(fake.failures).toEqual([]);
     } finally {
@@ -362,7 +367,7 @@ describeHosts("Codex loads the generated skills, roles, hooks and plugin", hosts
 
   it("hooks fail closed for a leaf when the bundle is missing, from a subdirectory; the root's call runs", async () => {
     const s = await rendered("codex", ["project"]);
-    const bundle = join(s.project, ".devrites/hooks/pre-tool-use.mjs");
+    const bundle = join(s.project, ".devrites/hooks/pre-tool-use.cjs");
     writeFileSync(bundle, VANISHING);
     mkdirSync(join(s.project, "src", "deep"), { recursive: true });
     const ns = { namespace: "multi_agent_v1" };
@@ -455,7 +460,7 @@ describeHosts("Codex loads the generated skills, roles, hooks and plugin", hosts
       const pre = hookLog(log).filter((c) => c.hook_event_name === "PreToolUse");
       expect(pre.length).toBe(1);
       expect(String(pre[0]!.bundle)).toMatch(
-        /\/\.codex\/plugins\/cache\/devrites\/devrites\/[^/]+\/hooks\/pre-tool-use\.mjs$/,
+        /\/\.codex\/plugins\/cache\/devrites\/devrites\/[^/]+\/hooks\/pre-tool-use\.cjs$/,
       );
       expect(fake.failures).toEqual([]);
     } finally {

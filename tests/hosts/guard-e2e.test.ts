@@ -2,7 +2,7 @@
  * End-to-end guard suite against the pinned real hosts (Claude Code 2.1.328, Codex CLI 0.169.0): each scenario
  * is a fresh git project with the adapters rendered by `devrites generate --target <project>`, active packets
  * made by `devrites packet new` inside it, and a scripted fake model whose main turn spawns a devrites role and
- * whose child turn makes the tool call. The real hook bundles (`.devrites/hooks/*.mjs`) and the real guard
+ * whose child turn makes the tool call. The real hook bundles (`.devrites/hooks/*.cjs`) and the real guard
  * decide. Every block is asserted from the file system, the tool result the model saw (the deny names the
  * devrites rule) and the host's own record (Claude's `permission_denials`, the hook input log), and has an
  * allow control in the same run.

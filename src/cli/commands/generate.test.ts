@@ -28,7 +28,7 @@ function setup(entries?: string[]) {
   const t = makeTree({ "target/": "" });
   cleanups.push(t.cleanup);
   mkdirSync(join(t.base, "hooks"));
-  for (const [e, text] of standInBundles(entries)) writeFileSync(join(t.base, "hooks", `${e}.mjs`), text);
+  for (const [e, text] of standInBundles(entries)) writeFileSync(join(t.base, "hooks", `${e}.cjs`), text);
   return { target: join(t.base, "target"), hooks: join(t.base, "hooks"), base: t.base };
 }
 
@@ -125,7 +125,7 @@ describe("devrites generate", () => {
       expect.objectContaining({
         code: "generate.hook-bundle-missing",
         hint: "npm run build",
-        path: expect.stringMatching(/hooks\/subagent-stop\.mjs$/),
+        path: expect.stringMatching(/hooks\/subagent-stop\.cjs$/),
       }),
     );
     expect(readdirSync(s.target)).toEqual([]);

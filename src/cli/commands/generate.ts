@@ -13,6 +13,7 @@ import {
   packageMeta,
   planOutputs,
 } from "../../hosts/index.js";
+import { HOOK_BUNDLE_EXT } from "../../hosts/output-path.js";
 import { lintPack, loadPack, type PackModel } from "../../pack/index.js";
 import { type Command, type CommandIo, flag, str } from "../command.js";
 import { commandNames } from "../registry.js";
@@ -61,7 +62,7 @@ async function readBundles(dir: string, model: PackModel): Promise<Map<string, s
   const out = new Map<string, string>();
   for (const entry of new Set(model.hooks.map((h) => h.entry))) {
     try {
-      out.set(entry, await readFile(join(dir, `${entry}.mjs`), "utf8"));
+      out.set(entry, await readFile(join(dir, `${entry}${HOOK_BUNDLE_EXT}`), "utf8"));
     } catch {
       // reported by the plan as generate.hook-bundle-missing
     }
@@ -209,7 +210,7 @@ export const generateCommand: Command = {
   },
 };
 
-/** Bundle diagnostics name `hooks/<entry>.mjs`; point them at the folder that was read. */
+/** Bundle diagnostics name `hooks/<entry>.cjs`; point them at the folder that was read. */
 function anchorBundles(diagnostics: readonly Diagnostic[], hooksDir: string, io: CommandIo): Diagnostic[] {
   return diagnostics.map((d) =>
     d.code === "generate.hook-bundle-missing" && d.path

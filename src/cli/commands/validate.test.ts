@@ -50,7 +50,7 @@ async function packRepo(): Promise<{ r: Repo; hooks: string }> {
   const r = repo();
   cpSync(GOLDEN, join(r.root, "pack/.claude"), { recursive: true });
   const hooks = r.outside("hooks");
-  for (const [e, text] of standInBundles()) writeFileSync(join(hooks, `${e}.mjs`), text);
+  for (const [e, text] of standInBundles()) writeFileSync(join(hooks, `${e}.cjs`), text);
   const gen = await runCapture(
     ["generate", "--pack", "pack/.claude", "--hooks", hooks, "--target", r.root],
     r.root,
