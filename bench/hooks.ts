@@ -8,7 +8,9 @@
  * Measured as the host runs it: the wired command, exactly as `projectHookCommand` renders it for the shipped
  * pack's wiring (the `node -e` launcher finding `.devrites/hooks/pre-tool-use.cjs` in the throwaway repository
  * and loading it in process), through `/bin/sh -c` with stdin piped and the repository as cwd, against
- * `/bin/sh -c "node -e 0"` (the same shell, so the ratio compares Node work with Node work). The bare bundle
+ * `/bin/sh -c "node -e 0"` (the same shell, so the ratio compares Node work with Node work). The launcher's
+ * compile cache lives in the workspace (`TMPDIR`) and is filled by the warm-up call, as a user's is after the
+ * first call; the leaf `Bash` case also runs with the cache off to show what it saves. The bare bundle
  * (`node hooks/pre-tool-use.cjs`, no launcher, no shell) is timed beside it against a plain `node -e 0`.
  *
  * Runs the committed bundle `hooks/pre-tool-use.cjs` (`npm run build` first).
@@ -35,7 +37,7 @@ const WRIGHT_RUN = "run-20261129T221500Z-0000000a";
 const SCOUT_RUN = "run-20261129T221500Z-0000000b";
 
 /** A throwaway repository with a workspace: one active wright run and one active scout run. */
-function workspace(): { root: string; cleanup(): void } {
+function workspace(): { root: string; tmp: string; cleanup(): void } {
   const top = realpathSync(mkdtempSync(join(tmpdir(), "devrites-bench-hooks-")));
   const root = join(top, "repo");
   mkdirSync(join(root, ".git"), { recursive: true });
@@ -71,7 +73,9 @@ function workspace(): { root: string; cleanup(): void } {
   // the project layout's copy of the bundle, where the wired command looks for it
   mkdirSync(join(root, HOOKS_DIR), { recursive: true });
   copyFileSync(BUNDLE, join(root, HOOKS_DIR, `${ENTRY}${HOOK_BUNDLE_EXT}`));
-  return { root, cleanup: () => rmSync(top, { recursive: true, force: true }) };
+  const tmp = join(top, "tmp");
+  mkdirSync(tmp);
+  return { root, tmp, cleanup: () => rmSync(top, { recursive: true, force: true }) };
 }
 
 interface Case {
@@ -83,6 +87,8 @@ interface Case {
   stdin: string;
   /** The exit code the case must produce, so a broken hook is not measured as a fast one. */
   expect: number;
+  /** Extra environment for this case. */
+  env?: Record<string, string>;
 }
 
 /** The command the shipped pack wires for the guard, in the project layout. */
@@ -140,6 +146,18 @@ function cases(root: string, wired: string): Case[] {
       stdin: c.stdin,
       expect: c.expect,
     })),
+    // the same leaf shell call with the compile cache off (src/hosts/compile-cache.ts), to show what it saves
+    ...inputs
+      .filter((c) => c.name.startsWith("leaf Bash"))
+      .map((c) => ({
+        metric: `wired ${c.name}, no compile cache`,
+        base: "sh" as const,
+        cmd: "/bin/sh",
+        args: ["-c", wired],
+        stdin: c.stdin,
+        expect: c.expect,
+        env: { DEVRITES_NO_COMPILE_CACHE: "1" },
+      })),
     ...inputs.map((c) => ({
       metric: `bare bundle ${c.name}`,
       base: "node" as const,
@@ -151,9 +169,10 @@ function cases(root: string, wired: string): Case[] {
   ];
 }
 
-function once(c: Case, cwd: string, path: string): number {
+function once(c: Case, cwd: string, path: string, tmp: string): number {
   const t = performance.now();
-  const r = spawnSync(c.cmd, c.args, { input: c.stdin, cwd, env: { PATH: path } });
+  // TMPDIR: the launcher's compile cache lives in the throwaway workspace, filled by the warm-up call
+  const r = spawnSync(c.cmd, c.args, { input: c.stdin, cwd, env: { PATH: path, TMPDIR: tmp, ...c.env } });
   const ms = performance.now() - t;
   if (r.status !== c.expect) {
     throw new Error(`${c.metric}: exit ${r.status}, expected ${c.expect}: ${String(r.stderr).slice(0, 500)}`);
@@ -173,13 +192,13 @@ export async function run(): Promise<Row[]> {
     // the wired command says `node`: put this Node first on PATH so it runs the same binary as the baselines
     const path = [dirname(process.execPath), process.env.PATH ?? ""].join(":");
     const all = cases(ws.root, await wiredCommand());
-    for (const c of all) once(c, ws.root, path); // warm the file cache
+    for (const c of all) once(c, ws.root, path, ws.tmp); // warm the file cache and the compile cache
     const times = all.map(() => [] as number[]);
     for (let i = 0; i < ROUNDS; i++) {
       // rotate the order each round so no case always runs first
       for (let k = 0; k < all.length; k++) {
         const j = (k + i) % all.length;
-        times[j]!.push(once(all[j]!, ws.root, path));
+        times[j]!.push(once(all[j]!, ws.root, path, ws.tmp));
       }
     }
     const medians = new Map(all.map((c, i) => [c.metric, median(times[i]!)]));

@@ -182,8 +182,8 @@ function lazyPayload(lazy: LazyModule, chunk: LazyChunk): string {
 /**
  * The stand-in the bundle gets for a lazy module: one wrapper per export that, on first use, reads the bundle's
  * own file (`__filename`), takes the module's text from the comments after its marker (the last occurrence:
- * the payload comes after all code) and compiles it. A failure to find or compile it throws from the call (the
- * guard turns that into a deny for leaves).
+ * the payload comes after all code) and compiles it, through the launcher's code cache when the launcher runs the
+ * bundle. A failure to find or compile it throws from the call (the guard turns that into a deny for leaves).
  */
 function lazyStandIn(lazy: LazyModule): string {
   return [
@@ -201,7 +201,12 @@ function lazyStandIn(lazy: LazyModule): string {
     '      .map((line) => line.slice(2).replace(/\\r$/, ""))',
     '      .join("\\n");',
     "    const mod = { exports: {} };",
-    '    new Function("module", "exports", text)(mod, mod.exports);',
+    // the launcher's cached compile when it runs the bundle (src/hosts/compile-cache.ts), else a plain one
+    '    const cached = globalThis[Symbol.for("devrites.compile")];',
+    '    const body = typeof cached === "function"',
+    `      ? cached(text, ["module", "exports"], __filename + ${JSON.stringify(`#${lazy.source}`)})`,
+    '      : new Function("module", "exports", text);',
+    "    body(mod, mod.exports);",
     "    loaded = mod.exports;",
     "  }",
     "  return loaded;",

@@ -1,7 +1,20 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { makeTree } from "../../tests/helpers/temp-tree.js";
 import { hookCommand, launcherScript } from "./launcher.js";
 import { DEVRITES_HOOK_MARKER } from "./merge.js";
@@ -38,9 +51,18 @@ const LEAF = JSON.stringify({
 });
 const ROOT = JSON.stringify({ hook_event_name: "PreToolUse", tool_name: "Bash" });
 
+/** A temporary directory of this file's own, so the launcher's compile cache stays out of the machine's. */
+const TMP = realpathSync(mkdtempSync(join(tmpdir(), "devrites-launcher-tmp-")));
+afterAll(() => rmSync(TMP, { recursive: true, force: true }));
+
 function run(command: string, cwd: string, input: string, env: NodeJS.ProcessEnv = {}) {
-  const { CLAUDE_PROJECT_DIR: _drop, ...rest } = process.env;
-  const r = spawnSync("/bin/sh", ["-c", command], { cwd, input, encoding: "utf8", env: { ...rest, ...env } });
+  const { CLAUDE_PROJECT_DIR: _drop, DEVRITES_NO_COMPILE_CACHE: _off, ...rest } = process.env;
+  const r = spawnSync("/bin/sh", ["-c", command], {
+    cwd,
+    input,
+    encoding: "utf8",
+    env: { ...rest, TMPDIR: TMP, ...env },
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -238,4 +260,121 @@ describe("hookCommand, run by a shell", () => {
     const r = run(cmd, base, LEAF, { PLUGIN_DIR: join(base, "plugin") });
     expect(r).toMatchObject({ code: 0, stdout: `bundle saw ${LEAF}` });
   });
+});
+
+describe("the compile cache (src/hosts/compile-cache.ts)", () => {
+  const cleanups: (() => void)[] = [];
+  afterEach(() => {
+    for (const c of cleanups.splice(0)) c();
+  });
+
+  /** A project with `bundle`, and a fresh TMPDIR whose cache directory the launcher would use. */
+  function setup(bundle: string) {
+    const t = makeTree({ ".devrites/hooks/pre-tool-use.cjs": bundle, "tmp/": "" });
+    cleanups.push(t.cleanup);
+    const tmp = join(t.base, "tmp");
+    const uid = process.getuid?.() ?? -1;
+    return { base: t.base, tmp, dir: join(tmp, `devrites-compile-cache-${uid}`) };
+  }
+  const entries = (dir: string) => readdirSync(dir).filter((n) => n.endsWith(".bin"));
+
+  it.skipIf(process.platform === "win32")(
+    "keeps one entry per compiled text in a private directory, written once, and answers the same from it",
+    () => {
+      const { base, tmp, dir } = setup(ECHO_BUNDLE);
+      const first = run(guard(), base, LEAF, { TMPDIR: tmp });
+      expect(first).toMatchObject({ code: 0, stdout: `bundle saw ${LEAF}` });
+      expect(lstatSync(dir).mode & 0o777).toBe(0o700);
+      const [entry, ...more] = entries(dir);
+      expect(more).toEqual([]);
+      expect(entry).toMatch(/^[0-9a-f]{64}\.bin$/);
+      const file = join(dir, entry as string);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      const before = statSync(file);
+      expect(run(guard(), base, LEAF, { TMPDIR: tmp })).toEqual(first);
+      const after = statSync(file);
+      expect([after.ino, after.mtimeMs]).toEqual([before.ino, before.mtimeMs]);
+      expect(readdirSync(dir).filter((n) => n.endsWith(".tmp"))).toEqual([]);
+    },
+  );
+
+  it.skipIf(process.platform === "win32")(
+    "an entry is only offered to its own text: a changed bundle of the same length answers with its new code",
+    () => {
+      const one = `module.exports = () => ({ exitCode: 0, stdout: "one", stderr: "" });\n`;
+      const two = one.replace('"one"', '"two"');
+      expect(two.length).toBe(one.length);
+      const { base, tmp, dir } = setup(one);
+      expect(run(guard(), base, LEAF, { TMPDIR: tmp }).stdout).toBe("one");
+      writeFileSync(join(base, ".devrites/hooks/pre-tool-use.cjs"), two);
+      expect(run(guard(), base, LEAF, { TMPDIR: tmp }).stdout).toBe("two");
+      expect(entries(dir)).toHaveLength(2);
+    },
+  );
+
+  it.skipIf(process.platform === "win32")(
+    "a corrupt entry is rejected by V8 and replaced; the answer comes from the text",
+    () => {
+      const { base, tmp, dir } = setup(ECHO_BUNDLE);
+      run(guard(), base, LEAF, { TMPDIR: tmp });
+      const file = join(dir, entries(dir)[0] as string);
+      writeFileSync(file, Buffer.alloc(4096, 0xa5));
+      expect(run(guard(), base, LEAF, { TMPDIR: tmp })).toMatchObject({
+        code: 0,
+        stdout: `bundle saw ${LEAF}`,
+      });
+      expect(readFileSync(file).equals(Buffer.alloc(4096, 0xa5))).toBe(false);
+      // a denying answer is unchanged by a corrupt entry too
+      writeFileSync(file, "garbage");
+      expect(run(guard(), base, `${LEAF} deny`, { TMPDIR: tmp })).toMatchObject({
+        code: 2,
+        stderr: "denied by bundle",
+      });
+    },
+  );
+
+  it.skipIf(process.platform === "win32")(
+    "near misses: a directory open to others, a directory that is a link, or DEVRITES_NO_COMPILE_CACHE=1 caches nothing",
+    () => {
+      const open = setup(ECHO_BUNDLE);
+      mkdirSync(open.dir);
+      chmodSync(open.dir, 0o777);
+      expect(run(guard(), open.base, LEAF, { TMPDIR: open.tmp })).toMatchObject({ code: 0 });
+      expect(entries(open.dir)).toEqual([]);
+
+      const linked = setup(ECHO_BUNDLE);
+      const elsewhere = join(linked.base, "elsewhere");
+      mkdirSync(elsewhere, { mode: 0o700 });
+      symlinkSync(elsewhere, linked.dir);
+      expect(run(guard(), linked.base, LEAF, { TMPDIR: linked.tmp })).toMatchObject({ code: 0 });
+      expect(readdirSync(elsewhere)).toEqual([]);
+
+      const off = setup(ECHO_BUNDLE);
+      expect(run(guard(), off.base, LEAF, { TMPDIR: off.tmp, DEVRITES_NO_COMPILE_CACHE: "1" })).toMatchObject(
+        {
+          code: 0,
+        },
+      );
+      expect(readdirSync(off.tmp)).toEqual([]);
+    },
+  );
+
+  it.skipIf(process.platform === "win32")(
+    "an entry that is a link is not read: the answer comes from the text and the link's target is untouched",
+    () => {
+      const { base, tmp, dir } = setup(ECHO_BUNDLE);
+      run(guard(), base, LEAF, { TMPDIR: tmp });
+      const name = entries(dir)[0] as string;
+      const target = join(base, "target.bin");
+      writeFileSync(target, readFileSync(join(dir, name)));
+      rmSync(join(dir, name));
+      symlinkSync(target, join(dir, name));
+      expect(run(guard(), base, LEAF, { TMPDIR: tmp })).toMatchObject({
+        code: 0,
+        stdout: `bundle saw ${LEAF}`,
+      });
+      // the refresh renames a new entry over the link; the file it pointed to is never written through
+      expect(lstatSync(join(dir, name)).isSymbolicLink()).toBe(false);
+    },
+  );
 });

@@ -3,7 +3,17 @@
  * in process), with hook inputs of both host shapes.
  */
 
-import { mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
@@ -64,6 +74,37 @@ const scoutCodex = (extra: Record<string, unknown>) =>
   codexInput(ws.root, { agent_id: "019a-thread", agent_type: "devrites-evidence-scout", ...extra });
 const wrightClaude = (extra: Record<string, unknown>) =>
   claudeInput(ws.root, { agent_id: "a1", agent_type: "devrites:devrites-slice-wright", ...extra });
+
+describe("pre-tool-use through the launcher's compile cache", () => {
+  it.skipIf(process.platform === "win32")(
+    "a leaf's shell call caches the bundle and its lazily loaded shell classifier, and answers the same from the cache",
+    async () => {
+      const tmp = realpathSync(mkdtempSync(join(tmpdir(), "devrites-cc-")));
+      try {
+        const input = scoutCodex({
+          tool_name: "Bash",
+          tool_input: { command: "grep -rn x src > notes.txt" },
+        });
+        const first = await hook(input, { via: "launcher", env: { TMPDIR: tmp } });
+        expectDeny(first, "guard.readonly-write");
+        const dir = join(tmp, `devrites-compile-cache-${process.getuid?.() ?? -1}`);
+        expect(readdirSync(dir).filter((n) => n.endsWith(".bin"))).toHaveLength(2);
+        const again = await hook(input, { via: "launcher", env: { TMPDIR: tmp } });
+        expect([again.status, again.stdout, again.stderr]).toEqual([
+          first.status,
+          first.stdout,
+          first.stderr,
+        ]);
+        // near miss: a root call never loads the classifier, so it adds no entry of its own
+        const root = codexInput(ws.root, { tool_name: "Bash", tool_input: { command: "rm -rf build" } });
+        expectAllow(await hook(root, { via: "launcher", env: { TMPDIR: tmp } }));
+        expect(readdirSync(dir).filter((n) => n.endsWith(".bin"))).toHaveLength(2);
+      } finally {
+        rmSync(tmp, { recursive: true, force: true });
+      }
+    },
+  );
+});
 
 describe.each(["socket", "pipe", "launcher"] as const)("pre-tool-use bundle, stdin via %s", (via) => {
   it("denies a read-only role's Write (Claude shape)", async () => {
