@@ -287,3 +287,31 @@ describe("classifyShell", () => {
     expect(argv(["git", "status"])).toEqual([]);
   });
 });
+
+describe("classifyShell: directories and option-like words", () => {
+  it.each<[string, string[]]>([
+    // `cd ''` stays put in bash, but the guard does not model it: unknown.
+    ["cd '' && touch a", ["write a@/r|?"]],
+    ["cd sub/ && touch a", ["write a@/r|/r/sub"]],
+    // Each directory once, however many times a `cd` reaches it.
+    ["cd sub; cd /r/sub; touch a", ["write a@/r|/r/sub"]],
+    // An absolute directory is known even after an unknown one.
+    ['env -C "$d" env -C /abs touch a', ["write a@/abs"]],
+    ['env -C "$d" env -C b touch a', ["write a@?"]],
+    ["cp a/. dir/", ["write-unknown"]],
+    // A command named by a path from the root directory is still that command, and runs a program by path.
+    ["/rm a", ["exec", "write a@/r"]],
+    // A word that may expand into an option (a variable or a glob starting with a wildcard) makes a command with
+    // dangerous options unclassified; a glob that starts with a literal character cannot be an option.
+    ['sort "$x"', ["shell-unclassified"]],
+    ["sort *", ["shell-unclassified"]],
+    ["sort ?", ["shell-unclassified"]],
+    ["sort [a]", ["shell-unclassified"]],
+    ["sort x*", []],
+    ["sort ./*", []],
+    ["sort a[b]", []],
+    ["sort -- *", []],
+  ])("%j → %j", (command, expected) => {
+    expect(run(command)).toEqual(expected);
+  });
+});
