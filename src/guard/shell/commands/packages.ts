@@ -506,7 +506,7 @@ export function testFlags(
     const shortBundle =
       /^-[A-Za-z]+$/.test(t) &&
       update.some((u) => u.length === 2 && u.startsWith("-") && t.includes(u.slice(1)));
-    if (update.includes(name) || shortBundle)
+    if (update.includes(name) || update.includes(t) || shortBundle)
       return [writeUnknown(cx.what, `\`${t}\` updates snapshot files`)];
     if (output.includes(name)) return [writeUnknown(cx.what, `\`${t}\` writes a report file`)];
   }
