@@ -185,13 +185,16 @@ const date: Handler = (args, cx) => {
   return NONE;
 };
 
-const fileCmd: Handler = (args, cx) =>
-  args.some((a) => {
+const fileCmd: Handler = (args, cx) => {
+  if (args.some((a) => literal(a) === undefined && mayBeOption(a)))
+    return [writeUnknown(cx.what, "a variable `file` argument may be -C, which compiles a magic file")];
+  return args.some((a) => {
     const t = literal(a) ?? "";
     return t === "-C" || t === "--compile" || (/^-[A-Za-z]+$/.test(t) && t.includes("C"));
   })
     ? [writeUnknown(cx.what, "`file -C` compiles a magic file")]
     : NONE;
+};
 
 const hostname: Handler = (args, cx) =>
   args.some((a) => !(literal(a) ?? "").startsWith("-"))
@@ -1059,7 +1062,7 @@ const curl: Handler = (args, cx) => {
       if (mayBeOption(w)) return [writeUnknown(cx.what, "a variable curl argument may be an output option")];
       continue;
     }
-    const long = t.startsWith("--") ? (t.slice(2).split("=")[0] ?? "") : "";
+    const long = t.startsWith("--") ? (t.slice(2).split("=")[0] as string) : "";
     const inlineValue = t.includes("=") ? t.slice(t.indexOf("=") + 1) : undefined;
     if (long !== "") {
       if ("output".startsWith(long) && long.length >= 3) {

@@ -189,10 +189,7 @@ function outputFiles(args: readonly Word[], cx: CmdCx, sub: string): Effect[] {
       const v = t.includes("=") ? { ...w, text: t.slice(t.indexOf("=") + 1) } : args[++k];
       if (v) out.push(...writes(cx.what, [v], cx.cwds));
       else out.push(writeUnknown(cx.what, `git ${sub} --output without a file`));
-    } else if (
-      t.startsWith("--output-directory") ||
-      (sub === "format-patch" && (t === "-o" || t.startsWith("-o")))
-    ) {
+    } else if (t.startsWith("--output-directory")) {
       out.push(writeUnknown(cx.what, `git ${sub} writes into a directory`));
     }
   }
@@ -421,7 +418,7 @@ export const git: Handler = (args, cx) => {
     }
     if (t === "-c") {
       const kv = literal(args[k + 1]);
-      const key = (kv ?? "").split("=")[0]?.toLowerCase() ?? "";
+      const key = ((kv ?? "").split("=")[0] as string).toLowerCase();
       if (kv === undefined || !(SAFE_CONFIG.has(key) || SAFE_CONFIG_PREFIX.some((p) => key.startsWith(p)))) {
         return [
           unclassified(

@@ -52,6 +52,8 @@ export interface RunOptions {
   pipedIn?: boolean;
   heredocs?: { body: string; expands: boolean }[];
   hasLocalBin?: (name: string) => boolean;
+  /** The nested command reads only (its classification is empty) instead of being shown as `sub …`. */
+  readOnlySub?: boolean;
 }
 
 /** Runs `line`'s first word's handler from `table` on the rest of the words; returns the summarised effects. */
@@ -67,13 +69,16 @@ export function runHandler(table: Record<string, Handler>, line: string, opts: R
     heredocs: opts.heredocs ?? [],
     pipedIn: opts.pipedIn ?? false,
     hasLocalBin: opts.hasLocalBin,
-    sub: (argv, innerCwds) => [
-      {
-        kind: "exec",
-        what: line,
-        why: `sub ${showWords(argv)} @${(innerCwds ?? cwds).map((c) => c ?? "?").join("|")}`,
-      },
-    ],
+    sub: (argv, innerCwds) =>
+      opts.readOnlySub
+        ? []
+        : [
+            {
+              kind: "exec",
+              what: line,
+              why: `sub ${showWords(argv)} @${(innerCwds ?? cwds).map((c) => c ?? "?").join("|")}`,
+            },
+          ],
     script: (text) => [{ kind: "exec", what: line, why: `script ${text}` }],
   };
   return handler(rest.map(toWord), cx, name).map(summary);
