@@ -463,3 +463,39 @@ describe("deny reasons for malformed tool inputs and limits", () => {
     expect(decide(input(), context())).toMatchObject({ decision: "allow" });
   });
 });
+
+describe("deny reasons at the edges of the context", () => {
+  it("denies, without a role, a hook input whose fields cannot be read", () => {
+    const input = {
+      get agent_type(): string {
+        throw new Error("unreadable");
+      },
+    };
+    expect(decide(input, ctx())).toEqual({
+      decision: "deny",
+      rule: "guard.internal-error",
+      reason:
+        "devrites guard denied this call [guard.internal-error]: the guard failed while deciding (unreadable), and it fails closed for subagents. Retry once; if it persists, stop and report it.",
+    });
+  });
+
+  it("treats a wright packet without allowed_repo_writes as an empty allowlist", () => {
+    const packets = [{ run_id: "run-20260101T000000Z-00000001", role: W } as unknown as ActivePacket];
+    expect(reason(leaf(W, "Write", { file_path: `${root}/src/a.ts` }), ctx(packets))).toBe(
+      "guard.outside-allowlist | devrites-slice-wright | <root>/src/a.ts | devrites guard denied this call [guard.outside-allowlist] devrites-slice-wright: `Write`: `src/a.ts` is not on your packet's allowlist (exact match, case-sensitive). Your allowlist is: (empty); ask the root for a new packet if you need another file.",
+    );
+  });
+
+  it("answers for the unknown directory first, wherever the unknown cd sits", () => {
+    expect(reason(sh(W, 'cd src; cd "$d"; touch a.ts'))).toBe(
+      "guard.write-target-unknown | devrites-slice-wright | a.ts | devrites guard denied this call [guard.write-target-unknown] devrites-slice-wright: `touch a.ts`: the relative path `a.ts` follows a `cd` the guard cannot follow. After `cd` the shell may be in either directory, so a relative path must be allowed from each; use paths relative to the project root, without cd.",
+    );
+  });
+
+  it("checks an absolute target after an unknown cd like any other", () => {
+    expect(reason(sh(R, `cd "$d"; echo x > ${root}/.devrites/x`))).toBe(
+      `guard.devrites-write | devrites-code-reviewer | <root>/.devrites/x | devrites guard denied this call [guard.devrites-write] devrites-code-reviewer: \`echo x > <root>/.devrites/x\` writes \`<root>/.devrites/x\` inside the devrites workspace. Only the devrites CLI writes .devrites/; return your result as your final message.`,
+    );
+    expect(decide(sh(W, `cd "$d"; echo x > ${root}/src/a.ts`), ctx())).toMatchObject({ decision: "allow" });
+  });
+});

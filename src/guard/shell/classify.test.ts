@@ -315,3 +315,28 @@ describe("classifyShell: directories and option-like words", () => {
     expect(run(command)).toEqual(expected);
   });
 });
+
+describe("classifyShell: versioned interpreters, descriptors and nesting limits", () => {
+  /** `bash -c '…'` nested `levels` times around `inner`, quoted the way a shell needs it. */
+  const nested = (levels: number, inner: string): string => {
+    let s = inner;
+    for (let k = 0; k < levels; k += 1) s = `bash -c '${s.replaceAll("'", "'\\''")}'`;
+    return s;
+  };
+  it.each<[string, string[]]>([
+    ["pip3.11 install x", ["install"]],
+    ["node18 -e 1", ["shell-unclassified"]],
+    ["ruby3.2 -e 1", ["shell-unclassified"]],
+    ["php8 -r 1", ["shell-unclassified"]],
+    ["python3.12 -c 1", ["shell-unclassified"]],
+    ["cat <&file", ["shell-unclassified"]],
+    ["cat <&3", []],
+    ['cp "a/$x" dir/', ["write-unknown"]],
+    ["sudo sudo sudo sudo sudo sudo sudo sudo rm a", ["write a@/r"]],
+    ["sudo sudo sudo sudo sudo sudo sudo sudo sudo sudo rm a", ["shell-unclassified"]],
+    [nested(8, "rm a"), ["write a@/r"]],
+    [nested(10, "rm a"), ["shell-unclassified"]],
+  ])("%j → %j", (command, expected) => {
+    expect(run(command)).toEqual(expected);
+  });
+});

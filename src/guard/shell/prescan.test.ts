@@ -215,3 +215,15 @@ describe("prescan's refusals tell the leaf what to do instead", () => {
     },
   );
 });
+
+describe("prescan skips escaped quotes inside a quoted part of a braced word", () => {
+  it("sees the unquoted comma after the quoted part", () => {
+    expect(prescan('echo {a"\\",b",c}')).toMatchObject({
+      ok: false,
+      why: expect.stringMatching(/brace expansion/),
+    });
+  });
+  it("accepts a comma that only appears inside the quotes (near miss)", () => {
+    expect(prescan('echo {a"\\",b"}')).toMatchObject({ ok: true });
+  });
+});

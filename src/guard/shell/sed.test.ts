@@ -146,3 +146,12 @@ describe("checkSedScript names what it refuses", () => {
     expect(checkSedScript(script)).toEqual({ ok: false, writes, why });
   });
 });
+
+describe("checkSedScript at the end of a script", () => {
+  it.each(["p;", "p\n", "1,/x/p"])("reads %j as harmless", (script) => {
+    expect(checkSedScript(script)).toEqual({ ok: true });
+  });
+  it("refuses an unterminated second address", () => {
+    expect(checkSedScript("1,/x")).toEqual({ ok: false, writes: false, why: "an unterminated address" });
+  });
+});
