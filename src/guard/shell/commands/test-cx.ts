@@ -58,6 +58,15 @@ export interface RunOptions {
 
 /** Runs `line`'s first word's handler from `table` on the rest of the words; returns the summarised effects. */
 export function runHandler(table: Record<string, Handler>, line: string, opts: RunOptions = {}): string[] {
+  return handlerEffects(table, line, opts).map(summary);
+}
+
+/** The hints of the refusals `line`'s handler returns, in order. */
+export function refusalHints(table: Record<string, Handler>, line: string, opts: RunOptions = {}): string[] {
+  return handlerEffects(table, line, opts).flatMap((e) => (e.kind === "deny" ? [e.hint] : []));
+}
+
+function handlerEffects(table: Record<string, Handler>, line: string, opts: RunOptions): Effect[] {
   const [name = "", ...rest] = tokens(line);
   const handler = table[name];
   if (!handler) throw new Error(`no handler for ${name}`);
@@ -81,5 +90,5 @@ export function runHandler(table: Record<string, Handler>, line: string, opts: R
           ],
     script: (text) => [{ kind: "exec", what: line, why: `script ${text}` }],
   };
-  return handler(rest.map(toWord), cx, name).map(summary);
+  return handler(rest.map(toWord), cx, name);
 }
