@@ -53,4 +53,55 @@ describe("normalizeCall", () => {
   ])("flags %s as malformed", (_l, input) => {
     expect(normalizeCall(input).kind).toBe("malformed");
   });
+
+  // The why lands in the deny reason: it names the field a host or hook wiring got wrong.
+  it.each<[string, unknown, Record<string, unknown>]>([
+    [
+      "not an object",
+      "x",
+      { why: "the hook input is not a JSON object, so the caller cannot be told apart" },
+    ],
+    [
+      "agent_id only",
+      { ...base, agent_id: "a" },
+      { why: "a subagent call (agent_id present) without a string agent_type" },
+    ],
+    [
+      "empty agent_type",
+      { ...base, agent_type: "" },
+      { why: "a subagent call (agent_id present) without a string agent_type" },
+    ],
+    [
+      "another event",
+      { ...base, agent_type: "x", hook_event_name: "Stop" },
+      { why: 'hook_event_name is "Stop", not PreToolUse', agentType: "x" },
+    ],
+    [
+      "an empty tool_name",
+      { ...base, agent_type: "x", tool_name: "" },
+      { why: "tool_name is missing or not a non-empty string", agentType: "x" },
+    ],
+    [
+      "tool_input null",
+      { ...base, agent_type: "x", tool_input: null },
+      { why: "tool_input is missing or not an object", agentType: "x" },
+    ],
+    [
+      "cwd a number",
+      { ...base, agent_type: "x", cwd: 1 },
+      { why: "cwd is missing or not an absolute path", agentType: "x" },
+    ],
+    [
+      "cwd with a NUL",
+      { ...base, agent_type: "x", cwd: "/r\u0000/x" },
+      { why: "cwd is missing or not an absolute path", agentType: "x" },
+    ],
+  ])("says why %s is malformed", (_l, input, expected) => {
+    expect(normalizeCall(input)).toEqual({ kind: "malformed", ...expected });
+  });
+
+  it("accepts a leaf call without hook_event_name (near miss)", () => {
+    const { hook_event_name: _e, ...noEvent } = base;
+    expect(normalizeCall({ ...noEvent, agent_type: "x" })).toMatchObject({ kind: "leaf", agentType: "x" });
+  });
 });

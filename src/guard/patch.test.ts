@@ -54,4 +54,47 @@ describe("patchPaths", () => {
   ])("refuses %s", (_l, body) => {
     expect(patchPaths(body).ok).toBe(false);
   });
+
+  it("reads markers with trailing blanks and a path without the space after the colon", () => {
+    expect(patchPaths("*** Begin Patch \n*** Add File:x\n*** End of File  \n*** End Patch \n")).toEqual({
+      ok: true,
+      paths: [{ path: "x", op: "add" }],
+    });
+  });
+
+  // The reason names the construct, so the leaf can fix the patch instead of guessing.
+  it.each([
+    ["no begin", "just some text", "no `*** Begin Patch` line"],
+    ["no operation", wrap("@@", "+x"), "no file operation"],
+    [
+      "an operation before the begin",
+      "*** Add File: x\n+1\n*** End Patch",
+      "a file operation outside `*** Begin Patch` … `*** End Patch`",
+    ],
+    [
+      "an operation after the end",
+      "*** Begin Patch\n*** End Patch\n*** Add File: x\n",
+      "a file operation outside `*** Begin Patch` … `*** End Patch`",
+    ],
+    ["two begins", wrap("*** Begin Patch", "*** Add File: x"), "a second `*** Begin Patch`"],
+    ["an unknown marker", wrap("*** Replace File: x"), "an unknown patch marker `*** Replace File: x`"],
+    [
+      "a long unknown marker (cut at 60)",
+      wrap(`*** ${"y".repeat(80)}`),
+      `an unknown patch marker \`*** ${"y".repeat(56)}\``,
+    ],
+    ["an empty path", wrap("*** Delete File:"), "the patch path `` is empty or has surrounding spaces"],
+    [
+      "two spaces before the path",
+      wrap("*** Add File:  x"),
+      "the patch path ` x` is empty or has surrounding spaces",
+    ],
+    [
+      "trailing spaces",
+      wrap("*** Add File: x.ts  "),
+      "the patch path `x.ts  ` is empty or has surrounding spaces",
+    ],
+  ])("refuses %s with its reason", (_l, body, why) => {
+    expect(patchPaths(body)).toEqual({ ok: false, why });
+  });
 });

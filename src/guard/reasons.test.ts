@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeTree } from "../../tests/helpers/temp-tree.js";
 import { resolveRepoPath } from "../scope/index.js";
-import { decide, MAX_COMMAND_CHARS } from "./decide.js";
+import { decide, MAX_COMMAND_CHARS, MAX_PATCH_CHARS } from "./decide.js";
 import type { ActivePacket, GuardContext } from "./types.js";
 
 let root = "";
@@ -304,5 +304,198 @@ describe("deny reasons", () => {
       reason:
         "devrites guard denied this call [guard.internal-error]: the guard failed while deciding (boom), and it fails closed for subagents. Retry once; if it persists, stop and report it.",
     });
+  });
+});
+
+describe("deny reasons for malformed tool inputs and limits", () => {
+  const P = (...lines: string[]) => `*** Begin Patch\n${lines.join("\n")}\n*** End Patch\n`;
+  const bad = (thrown: unknown) => () => ({
+    ...ctx(),
+    resolve: () => {
+      throw thrown;
+    },
+  });
+  it.each<[string, () => unknown, (() => GuardContext) | undefined, string]>([
+    [
+      "Write without a path",
+      () => leaf(W, "Write", { content: "x" }),
+      undefined,
+      "guard.malformed-input | devrites-slice-wright | Write | devrites guard denied this call [guard.malformed-input] devrites-slice-wright: `Write` without a string file_path. Give the file path.",
+    ],
+    [
+      "Edit with a path and an unreadable patch",
+      () => leaf(W, "Edit", { file_path: `${root}/src/a.ts`, command: "*** Begin Patch\n*** Frob\n" }),
+      undefined,
+      "guard.malformed-input | devrites-slice-wright | Edit | devrites guard denied this call [guard.malformed-input] devrites-slice-wright: the patch cannot be read (an unknown patch marker `*** Frob`). Send one well-formed edit.",
+    ],
+    [
+      "Edit with a path and a patch: the patch's paths are checked too",
+      () => leaf(W, "Edit", { file_path: `${root}/src/a.ts`, command: P("*** Add File: src/c.ts", "+x") }),
+      undefined,
+      "guard.outside-allowlist | devrites-slice-wright | src/c.ts | devrites guard denied this call [guard.outside-allowlist] devrites-slice-wright: `Edit`: `src/c.ts` is not on your packet's allowlist (exact match, case-sensitive). Your allowlist is: src/a.ts, src/n/b.ts; ask the root for a new packet if you need another file.",
+    ],
+    [
+      "apply_patch without a body",
+      () => leaf(W, "apply_patch", { other: 1 }),
+      undefined,
+      "guard.malformed-input | devrites-slice-wright | apply_patch | devrites guard denied this call [guard.malformed-input] devrites-slice-wright: apply_patch without a patch body. Send the patch text.",
+    ],
+    [
+      "apply_patch above the cap",
+      () => leaf(W, "apply_patch", { command: "x".repeat(MAX_PATCH_CHARS + 1) }),
+      undefined,
+      `guard.input-too-large | devrites-slice-wright | apply_patch | devrites guard denied this call [guard.input-too-large] devrites-slice-wright: the patch is ${MAX_PATCH_CHARS + 1} characters (limit ${MAX_PATCH_CHARS}). Split it into smaller patches.`,
+    ],
+    [
+      "unreadable apply_patch (wright)",
+      () => leaf(W, "apply_patch", { command: "just text" }),
+      undefined,
+      "guard.write-target-unknown | devrites-slice-wright | apply_patch | devrites guard denied this call [guard.write-target-unknown] devrites-slice-wright: the patch cannot be read (no `*** Begin Patch` line). Send a well-formed *** Begin Patch … *** End Patch body.",
+    ],
+    [
+      "unreadable apply_patch (reader)",
+      () => leaf(R, "apply_patch", { command: "just text" }),
+      undefined,
+      "guard.readonly-write | devrites-code-reviewer | apply_patch | devrites guard denied this call [guard.readonly-write] devrites-code-reviewer: the patch cannot be read (no `*** Begin Patch` line). Read-only roles never change files.",
+    ],
+    [
+      "apply_patch (reader)",
+      () => leaf(R, "apply_patch", { command: P("*** Add File: src/c.ts", "+x") }),
+      undefined,
+      "guard.readonly-write | devrites-code-reviewer | src/c.ts | devrites guard denied this call [guard.readonly-write] devrites-code-reviewer: devrites-code-reviewer is a read-only role and `apply_patch` writes `src/c.ts`. Read-only roles never change files; describe the change in your result instead.",
+    ],
+    [
+      "shell workdir with ..",
+      () => leaf(W, "Bash", { command: "ls", workdir: "src/.." }),
+      undefined,
+      "guard.malformed-input | devrites-slice-wright | Bash | devrites guard denied this call [guard.malformed-input] devrites-slice-wright: workdir is not a plain path (no `..` segments). Give the directory's canonical path.",
+    ],
+    [
+      "shell workdir not a string",
+      () => leaf(W, "Bash", { command: "ls", workdir: 3 }),
+      undefined,
+      "guard.malformed-input | devrites-slice-wright | Bash | devrites guard denied this call [guard.malformed-input] devrites-slice-wright: workdir is not a plain path (no `..` segments). Give the directory's canonical path.",
+    ],
+    [
+      "shell without a command",
+      () => leaf(W, "Bash", { cmd: 3 }),
+      undefined,
+      "guard.malformed-input | devrites-slice-wright | Bash | devrites guard denied this call [guard.malformed-input] devrites-slice-wright: the shell call has no string (or string array) command. Send the command as a string.",
+    ],
+    [
+      "argv with a NUL",
+      () => leaf(R, "shell", { command: ["echo", "a\u0000"] }),
+      undefined,
+      "guard.malformed-input | devrites-code-reviewer | shell | devrites guard denied this call [guard.malformed-input] devrites-code-reviewer: the shell call has no string (or string array) command. Send the command as a string.",
+    ],
+    [
+      "exec_command's cmd field is read",
+      () => leaf(W, "exec_command", { cmd: "touch src/b.ts" }),
+      undefined,
+      "guard.outside-allowlist | devrites-slice-wright | src/b.ts | devrites guard denied this call [guard.outside-allowlist] devrites-slice-wright: `touch src/b.ts`: `src/b.ts` is not on your packet's allowlist (exact match, case-sensitive). Your allowlist is: src/a.ts, src/n/b.ts; ask the root for a new packet if you need another file.",
+    ],
+    [
+      "argv above the cap",
+      () => leaf(R, "shell", { command: ["echo", "a".repeat(MAX_COMMAND_CHARS)] }),
+      undefined,
+      `guard.input-too-large | devrites-code-reviewer | echo | devrites guard denied this call [guard.input-too-large] devrites-code-reviewer: the command is ${MAX_COMMAND_CHARS + 4} characters (limit ${MAX_COMMAND_CHARS}). Split it into smaller commands.`,
+    ],
+    [
+      "a long input is clipped to 300 characters",
+      () => leaf(R, "Write", { file_path: `/${"d".repeat(400)}` }),
+      undefined,
+      `guard.readonly-write | devrites-code-reviewer | /${"d".repeat(299)}… | devrites guard denied this call [guard.readonly-write] devrites-code-reviewer: devrites-code-reviewer is a read-only role and \`Write\` writes \`/${"d".repeat(400)}\`. Read-only roles never change files; describe the change in your result instead.`,
+    ],
+    [
+      "relative workdir: paths resolve from it",
+      () => leaf(W, "Bash", { command: "touch b.ts", workdir: "src" }),
+      undefined,
+      "guard.outside-allowlist | devrites-slice-wright | b.ts | devrites guard denied this call [guard.outside-allowlist] devrites-slice-wright: `touch b.ts`: `src/b.ts` is not on your packet's allowlist (exact match, case-sensitive). Your allowlist is: src/a.ts, src/n/b.ts; ask the root for a new packet if you need another file.",
+    ],
+    [
+      "no local-binary lookup: npx downloads",
+      () => sh(W, "npx vitest"),
+      () => ({ ...ctx(), hasLocalBin: undefined }),
+      "guard.install | devrites-slice-wright | npx vitest | devrites guard denied this call [guard.install] devrites-slice-wright: `npx vitest` (not an installed local binary) installs or downloads dependencies. Leaves never change dependencies; report the missing package and let the root decide.",
+    ],
+    [
+      "a lookup answering a truthy non-boolean is not an installed binary",
+      () => sh(W, "npx vitest"),
+      () => ({ ...ctx(), hasLocalBin: (() => 1) as unknown as (n: string) => boolean }),
+      "guard.install | devrites-slice-wright | npx vitest | devrites guard denied this call [guard.install] devrites-slice-wright: `npx vitest` (not an installed local binary) installs or downloads dependencies. Leaves never change dependencies; report the missing package and let the root decide.",
+    ],
+    [
+      "internal error: the message is clipped to 200 characters",
+      () => leaf(W, "Write", { file_path: `${root}/src/a.ts` }),
+      bad(new Error("e".repeat(300))),
+      `guard.internal-error | devrites-slice-wright | - | devrites guard denied this call [guard.internal-error]: the guard failed while deciding (${"e".repeat(200)}), and it fails closed for subagents. Retry once; if it persists, stop and report it.`,
+    ],
+    [
+      "internal error: a thrown string",
+      () => leaf(W, "Write", { file_path: `${root}/src/a.ts` }),
+      bad("plain"),
+      "guard.internal-error | devrites-slice-wright | - | devrites guard denied this call [guard.internal-error]: the guard failed while deciding (plain), and it fails closed for subagents. Retry once; if it persists, stop and report it.",
+    ],
+    [
+      "internal error: an unreadable error",
+      () => leaf(W, "Write", { file_path: `${root}/src/a.ts` }),
+      bad({
+        toString() {
+          throw new Error("x");
+        },
+      }),
+      "guard.internal-error | devrites-slice-wright | - | devrites guard denied this call [guard.internal-error]: the guard failed while deciding (unknown error), and it fails closed for subagents. Retry once; if it persists, stop and report it.",
+    ],
+  ])("%s", (_label, input, context, expected) => {
+    expect(reason(input(), context ? context() : ctx())).toBe(expected);
+  });
+
+  it.each<[string, () => unknown, () => GuardContext]>([
+    ["relative workdir (near miss)", () => leaf(W, "Bash", { command: "touch a.ts", workdir: "src" }), ctx],
+    ["absolute workdir", () => leaf(W, "Bash", { command: "touch a.ts", workdir: `${root}/src` }), ctx],
+    ["a local binary", () => sh(W, "npx vitest"), ctx],
+    [
+      "a packet list with a null entry",
+      () => leaf(R, "Read", {}),
+      () => ({ ...ctx(), activePackets: [null as unknown as ActivePacket, ...PACKETS] }),
+    ],
+  ])("allows %s", (_label, input, context) => {
+    expect(decide(input(), context())).toMatchObject({ decision: "allow" });
+  });
+});
+
+describe("deny reasons at the edges of the context", () => {
+  it("denies, without a role, a hook input whose fields cannot be read", () => {
+    const input = {
+      get agent_type(): string {
+        throw new Error("unreadable");
+      },
+    };
+    expect(decide(input, ctx())).toEqual({
+      decision: "deny",
+      rule: "guard.internal-error",
+      reason:
+        "devrites guard denied this call [guard.internal-error]: the guard failed while deciding (unreadable), and it fails closed for subagents. Retry once; if it persists, stop and report it.",
+    });
+  });
+
+  it("treats a wright packet without allowed_repo_writes as an empty allowlist", () => {
+    const packets = [{ run_id: "run-20260101T000000Z-00000001", role: W } as unknown as ActivePacket];
+    expect(reason(leaf(W, "Write", { file_path: `${root}/src/a.ts` }), ctx(packets))).toBe(
+      "guard.outside-allowlist | devrites-slice-wright | <root>/src/a.ts | devrites guard denied this call [guard.outside-allowlist] devrites-slice-wright: `Write`: `src/a.ts` is not on your packet's allowlist (exact match, case-sensitive). Your allowlist is: (empty); ask the root for a new packet if you need another file.",
+    );
+  });
+
+  it("answers for the unknown directory first, wherever the unknown cd sits", () => {
+    expect(reason(sh(W, 'cd src; cd "$d"; touch a.ts'))).toBe(
+      "guard.write-target-unknown | devrites-slice-wright | a.ts | devrites guard denied this call [guard.write-target-unknown] devrites-slice-wright: `touch a.ts`: the relative path `a.ts` follows a `cd` the guard cannot follow. After `cd` the shell may be in either directory, so a relative path must be allowed from each; use paths relative to the project root, without cd.",
+    );
+  });
+
+  it("checks an absolute target after an unknown cd like any other", () => {
+    expect(reason(sh(R, `cd "$d"; echo x > ${root}/.devrites/x`))).toBe(
+      `guard.devrites-write | devrites-code-reviewer | <root>/.devrites/x | devrites guard denied this call [guard.devrites-write] devrites-code-reviewer: \`echo x > <root>/.devrites/x\` writes \`<root>/.devrites/x\` inside the devrites workspace. Only the devrites CLI writes .devrites/; return your result as your final message.`,
+    );
+    expect(decide(sh(W, `cd "$d"; echo x > ${root}/src/a.ts`), ctx())).toMatchObject({ decision: "allow" });
   });
 });

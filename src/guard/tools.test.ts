@@ -62,3 +62,37 @@ describe("fileWritePaths and patchBody", () => {
     expect(patchBody({ command: ["other", "P"] })).toBeUndefined();
   });
 });
+
+describe("tool inputs at the edges", () => {
+  it.each([
+    ["collaboration.list_agents", "agent-admin"],
+    ["multi_agent_v1::wait_agent", "agent-admin"],
+    ["multi_agent_v1.wait", "agent-admin"],
+    ["collaboration.read_file", "spawn"],
+  ])("strips every separator after a namespace: %j is %s", (name, kind) => {
+    expect(classifyTool(name, {})).toBe(kind);
+  });
+
+  it.each<[string, Record<string, unknown>, string]>([
+    // A path field wins over a patch-looking field: the path is what gets written and checked.
+    ["Edit", { file_path: "/x", command: "*** Begin Patch" }, "file-write"],
+    ["Edit", { notebook_path: "/x.ipynb", patch: "*** Begin Patch" }, "file-write"],
+    ["Write", { path: "/x", input: "*** Begin Patch" }, "file-write"],
+    // Neither a path nor a patch body: a file write with no path, which the guard then refuses as malformed.
+    ["Write", { content: "x" }, "file-write"],
+  ])("%s %j is %s", (name, input, kind) => {
+    expect(classifyTool(name, input)).toBe(kind);
+  });
+
+  it("reads a path field and skips edits without a file_path", () => {
+    expect(fileWritePaths({ path: "p" })).toEqual(["p"]);
+    expect(fileWritePaths({ edits: ["x", 3, { old_string: "y" }] })).toEqual([]);
+    expect(fileWritePaths({ edits: [null] })).toEqual([]);
+  });
+
+  it("takes the argv form only as exactly [apply_patch, <string>]", () => {
+    expect(patchBody({ command: ["apply_patch", "P", "x"] })).toBeUndefined();
+    expect(patchBody({ command: ["apply_patch", 3] })).toBeUndefined();
+    expect(patchBody({ command: ["apply_patch"], input: "Q" })).toBe("Q");
+  });
+});

@@ -287,3 +287,56 @@ describe("classifyShell", () => {
     expect(argv(["git", "status"])).toEqual([]);
   });
 });
+
+describe("classifyShell: directories and option-like words", () => {
+  it.each<[string, string[]]>([
+    // `cd ''` stays put in bash, but the guard does not model it: unknown.
+    ["cd '' && touch a", ["write a@/r|?"]],
+    ["cd sub/ && touch a", ["write a@/r|/r/sub"]],
+    // Each directory once, however many times a `cd` reaches it.
+    ["cd sub; cd /r/sub; touch a", ["write a@/r|/r/sub"]],
+    // An absolute directory is known even after an unknown one.
+    ['env -C "$d" env -C /abs touch a', ["write a@/abs"]],
+    ['env -C "$d" env -C b touch a', ["write a@?"]],
+    ["cp a/. dir/", ["write-unknown"]],
+    // A command named by a path from the root directory is still that command, and runs a program by path.
+    ["/rm a", ["exec", "write a@/r"]],
+    // A word that may expand into an option (a variable or a glob starting with a wildcard) makes a command with
+    // dangerous options unclassified; a glob that starts with a literal character cannot be an option.
+    ['sort "$x"', ["shell-unclassified"]],
+    ["sort *", ["shell-unclassified"]],
+    ["sort ?", ["shell-unclassified"]],
+    ["sort [a]", ["shell-unclassified"]],
+    ["sort x*", []],
+    ["sort ./*", []],
+    ["sort a[b]", []],
+    ["sort -- *", []],
+  ])("%j → %j", (command, expected) => {
+    expect(run(command)).toEqual(expected);
+  });
+});
+
+describe("classifyShell: versioned interpreters, descriptors and nesting limits", () => {
+  /** `bash -c '…'` nested `levels` times around `inner`, quoted the way a shell needs it. */
+  const nested = (levels: number, inner: string): string => {
+    let s = inner;
+    for (let k = 0; k < levels; k += 1) s = `bash -c '${s.replaceAll("'", "'\\''")}'`;
+    return s;
+  };
+  it.each<[string, string[]]>([
+    ["pip3.11 install x", ["install"]],
+    ["node18 -e 1", ["shell-unclassified"]],
+    ["ruby3.2 -e 1", ["shell-unclassified"]],
+    ["php8 -r 1", ["shell-unclassified"]],
+    ["python3.12 -c 1", ["shell-unclassified"]],
+    ["cat <&file", ["shell-unclassified"]],
+    ["cat <&3", []],
+    ['cp "a/$x" dir/', ["write-unknown"]],
+    ["sudo sudo sudo sudo sudo sudo sudo sudo rm a", ["write a@/r"]],
+    ["sudo sudo sudo sudo sudo sudo sudo sudo sudo sudo rm a", ["shell-unclassified"]],
+    [nested(8, "rm a"), ["write a@/r"]],
+    [nested(10, "rm a"), ["shell-unclassified"]],
+  ])("%j → %j", (command, expected) => {
+    expect(run(command)).toEqual(expected);
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseArgs } from "./options.js";
+import { hasOpt, optValues, parseArgs } from "./options.js";
 import { word } from "./parse.js";
 
 const ws = (...xs: string[]) => xs.map((x) => word(x));
@@ -33,5 +33,58 @@ describe("parseArgs", () => {
       "cmd",
       "-a",
     ]);
+  });
+});
+
+describe("parseArgs edges a command handler relies on", () => {
+  const lit = (text: string) => ({ text, dynamic: false, split: false, glob: false });
+  const spec = {
+    flags: "a",
+    values: "o",
+    longFlags: ["in", "in-place", "verbose", "version"],
+    longValues: ["output"],
+  };
+
+  it("prefers an exact long name over the longer names it prefixes", () => {
+    expect(parseArgs(ws("--in"), spec)).toMatchObject({ opts: [{ name: "--in" }], unknown: [] });
+    expect(parseArgs(ws("--in-place"), spec)).toMatchObject({ opts: [{ name: "--in-place" }], unknown: [] });
+  });
+
+  it("leaves an ambiguous or empty long prefix unknown", () => {
+    expect(parseArgs(ws("--ver", "--ve=x"), spec)).toMatchObject({ opts: [], unknown: ["--ver", "--ve=x"] });
+    // `--=x` names no option, even when the spec has a single long option.
+    expect(parseArgs(ws("--=x"), { longValues: ["output"] })).toMatchObject({ opts: [], unknown: ["--=x"] });
+  });
+
+  it("keeps attached values literal: a `--output=f` or `-of` target is a known file", () => {
+    expect(parseArgs(ws("--output=f", "-og"), spec).opts).toEqual([
+      { name: "--output", value: lit("f") },
+      { name: "-o", value: lit("g") },
+    ]);
+  });
+
+  it("reports a value option at the end without its value as unknown", () => {
+    expect(parseArgs(ws("--output"), spec)).toMatchObject({ opts: [], unknown: ["--output"] });
+    expect(parseArgs(ws("-ao"), spec)).toMatchObject({ opts: [{ name: "-a" }], unknown: ["-o"] });
+  });
+
+  it("reads a lone `-` as an operand (standard input), not an option", () => {
+    expect(parseArgs(ws("-", "-a"), spec)).toMatchObject({
+      opts: [{ name: "-a" }],
+      operands: [{ text: "-" }],
+    });
+  });
+
+  it("in posix mode stops at an expansion as at any operand", () => {
+    const p = parseArgs([word("\u0000x\u0000"), ...ws("-a")], { ...spec, posix: true });
+    expect(p.opts).toEqual([]);
+    expect(p.operands.map((w) => w.text)).toEqual(["\u0000x\u0000", "-a"]);
+  });
+
+  it("optValues returns only the values of the named options", () => {
+    const p = parseArgs(ws("-a", "-o", "x", "--in", "--output=y"), spec);
+    expect(optValues(p, "-o", "--output", "--in").map((w) => w.text)).toEqual(["x", "y"]);
+    expect(hasOpt(p, "--in")).toBe(true);
+    expect(hasOpt(p, "--verbose")).toBe(false);
   });
 });

@@ -79,14 +79,14 @@ export function parseArgs(args: readonly Word[], spec: OptSpec): ParsedArgs {
     }
     if (text.startsWith("--")) {
       const eq = text.indexOf("=");
-      const raw = eq >= 0 ? text.slice(2, eq) : text.slice(2);
+      const raw = eq === -1 ? text.slice(2) : text.slice(2, eq);
       const found = longName(spec, raw);
       if (!found) {
         out.unknown.push(text);
         continue;
       }
       const name = `--${found.name}`;
-      if (eq >= 0) {
+      if (eq !== -1) {
         out.opts.push({
           name,
           value: { text: text.slice(eq + 1), dynamic: false, split: false, glob: false },

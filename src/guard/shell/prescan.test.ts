@@ -167,3 +167,63 @@ describe("prescan refuses what it cannot model", () => {
     }
   });
 });
+
+describe("prescan's refusals tell the leaf what to do instead", () => {
+  const SUBST = "command substitution `$(…)` (or arithmetic `$((…))`) runs a command the guard cannot see";
+  const PARAM =
+    "parameter expansion other than `$NAME` / braced NAME (e.g. `x:…`, `x@P`, `#x` in braces) can evaluate code";
+  const HEREDOC_EXPANDS =
+    "an unquoted here-document expands `$(…)`, backticks or braced expansions in its body, which can run commands";
+  const DELIM = ["a here-document needs a plain delimiter word", "write it as <<'EOF' … EOF"];
+  const CONTROL = ["the command contains a NUL or SOH control character", "remove it"];
+  const PRIVATE = ["the command contains a private-use character the guard reserves", "remove it"];
+  it.each<[string, string, string]>([
+    ["echo $(ls)", SUBST, "run the inner command on its own and pass its output literally"],
+    ['echo "$(ls)"', SUBST, "run the inner command on its own and pass its output literally"],
+    ["echo `ls`", "a backtick command substitution runs a command the guard cannot see", "run it separately"],
+    [
+      'echo "`ls`"',
+      "a backtick command substitution runs a command the guard cannot see",
+      "run it separately",
+    ],
+    ["diff <(ls) x", "process substitution `<(…)` runs a command the guard cannot see", "run it separately"],
+    ["tee >(cat)", "process substitution `>(…)` runs a command the guard cannot see", "run it separately"],
+    ["echo ${x:-y}", PARAM, "write the value literally, or use plain `$NAME`"],
+    ['echo "${x:-y}"', PARAM, "write the value literally, or use plain `$NAME`"],
+    ["echo $[1+1]", "arithmetic `$[…]` is not classified", "write the value literally"],
+    ["echo {a,b}", "brace expansion `{a,b}` / `{1..3}` is not classified", "write the expanded words out"],
+    ["echo 'open", "unterminated single quote", "close the quote"],
+    ['echo "open', "unterminated double quote", "close the quote"],
+    ["echo $'open", "unterminated $'…' quote", "close the quote"],
+    ["cat <<EOF\n$(rm x)\nEOF", HEREDOC_EXPANDS, "quote the delimiter (<<'EOF') so the body is literal"],
+    ["cat <<END\n`rm x`\nEND", HEREDOC_EXPANDS, "quote the delimiter (<<'END') so the body is literal"],
+    ["cat <<", ...DELIM],
+    ["cat <<'E", ...DELIM],
+    ["cat <<$x", ...DELIM],
+    ["a\u0000b", ...CONTROL],
+    ["a\u0001b", ...CONTROL],
+    ["a\uE000b", ...PRIVATE],
+    ["a\uE0FFb", ...PRIVATE],
+  ] as [string, string, string][])("%j", (src, why, hint) => {
+    expect(prescan(src)).toEqual({ ok: false, why, hint });
+  });
+
+  it.each(["a\u0002b", "a\uDFFFb", "a\uE100b"])(
+    "accepts %j, just outside the refused ranges (near miss)",
+    (src) => {
+      expect(prescan(src)).toEqual({ ok: true, text: src, heredocs: [] });
+    },
+  );
+});
+
+describe("prescan skips escaped quotes inside a quoted part of a braced word", () => {
+  it("sees the unquoted comma after the quoted part", () => {
+    expect(prescan('echo {a"\\",b",c}')).toMatchObject({
+      ok: false,
+      why: expect.stringMatching(/brace expansion/),
+    });
+  });
+  it("accepts a comma that only appears inside the quotes (near miss)", () => {
+    expect(prescan('echo {a"\\",b"}')).toMatchObject({ ok: true });
+  });
+});

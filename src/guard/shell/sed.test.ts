@@ -93,3 +93,65 @@ describe("checkSedScript", () => {
     expect(checkSedScript(script).ok).toBe(false);
   });
 });
+
+describe("checkSedScript names what it refuses", () => {
+  const W = "the sed command `w` writes a file";
+  const SW = "the `s///w` flag writes a file";
+  // A write after an address, a bang, a label, appended text or a comment is still a write: the reader must
+  // skip each of those exactly, or the `w` would be read as part of them.
+  it.each<[string, boolean, string]>([
+    ["w out", true, W],
+    ["/x/W out", true, "the sed command `W` writes a file"],
+    ["1,+3w x", true, W],
+    ["1~2w x", true, W],
+    ["0~4w x", true, W],
+    ["/a/I,$w x", true, W],
+    ["\\,x,w y", true, W],
+    ["1 , 3w x", true, W],
+    ["1! w x", true, W],
+    [" \tw x", true, W],
+    ["y/a/b/w", true, W],
+    ["l 5w x", true, W],
+    ["b x;w y", true, W],
+    ["t x\nw y", true, W],
+    ["a\\\nx\nw y", true, W],
+    ["r x\nw y", true, W],
+    ["#x\nw y", true, W],
+    ["s/a/b/;w x", true, W],
+    ["s/a/b/gw out", true, SW],
+    ["s/a/b/pw x", true, SW],
+    ["s/a/b/9w x", true, SW],
+    ["s/a\\/w/b/w x", true, SW],
+    ["s,a,b,w x", true, SW],
+    ["e ls", false, "the sed command `e` runs a shell command"],
+    ["s/a/ls/e", false, "the `s///e` flag runs the pattern space as a command"],
+    ["s/a/b/ w", false, "an unknown `s` flag `w`"],
+    ["s/a/b/x", false, "an unknown `s` flag `x`"],
+    ["s/a/b", false, "an unterminated `s` command"],
+    ["y/a/", false, "an unterminated `y` command"],
+    ["s", false, "a malformed `s` command"],
+    ["s\nx\ny\n", false, "a malformed `s` command"],
+    ["s\\a\\b\\", false, "a malformed `s` command"],
+    ["k", false, "an unknown sed command `k`"],
+    ["{p", false, "unbalanced braces"],
+    ["p}", false, "an unmatched }"],
+    ["/unterminated", false, "an unterminated address"],
+    ["/a\nb/p", false, "an unterminated address"],
+    ["\\", false, "an unterminated address"],
+    ["\\\n", false, "an unterminated address"],
+    [",p", false, "an empty address"],
+    ["1,", false, "an address without a command"],
+    ["1~", false, "an address without a command"],
+  ])("%j → writes: %s, %s", (script, writes, why) => {
+    expect(checkSedScript(script)).toEqual({ ok: false, writes, why });
+  });
+});
+
+describe("checkSedScript at the end of a script", () => {
+  it.each(["p;", "p\n", "1,/x/p"])("reads %j as harmless", (script) => {
+    expect(checkSedScript(script)).toEqual({ ok: true });
+  });
+  it("refuses an unterminated second address", () => {
+    expect(checkSedScript("1,/x")).toEqual({ ok: false, writes: false, why: "an unterminated address" });
+  });
+});

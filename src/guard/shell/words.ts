@@ -20,6 +20,5 @@ export function mayBeOption(w: Word): boolean {
 
 /** Lower-cased last path segment: the name bash would look up, as a case-insensitive file system sees it. */
 export function commandBase(name: string): string {
-  const slash = name.lastIndexOf("/");
-  return (slash >= 0 ? name.slice(slash + 1) : name).toLowerCase();
+  return name.slice(name.lastIndexOf("/") + 1).toLowerCase();
 }

@@ -185,13 +185,16 @@ const date: Handler = (args, cx) => {
   return NONE;
 };
 
-const fileCmd: Handler = (args, cx) =>
-  args.some((a) => {
+const fileCmd: Handler = (args, cx) => {
+  if (args.some((a) => literal(a) === undefined && mayBeOption(a)))
+    return [writeUnknown(cx.what, "a variable `file` argument may be -C, which compiles a magic file")];
+  return args.some((a) => {
     const t = literal(a) ?? "";
     return t === "-C" || t === "--compile" || (/^-[A-Za-z]+$/.test(t) && t.includes("C"));
   })
     ? [writeUnknown(cx.what, "`file -C` compiles a magic file")]
     : NONE;
+};
 
 const hostname: Handler = (args, cx) =>
   args.some((a) => !(literal(a) ?? "").startsWith("-"))
@@ -281,6 +284,11 @@ const tree: Handler = (args, cx) => {
   const out: Word[] = [];
   for (let k = 0; k < args.length; k += 1) {
     const t = literal(args[k]);
+    if (t === undefined && mayBeOption(args[k] as Word)) {
+      return [
+        writeUnknown(cx.what, `\`${showWord(args[k] as Word)}\` may expand into \`tree -o\` or \`-R\``),
+      ];
+    }
     if (t === undefined || !t.startsWith("-") || t.startsWith("--")) {
       if (t?.startsWith("--output") || t === "--fromfile") return [writeUnknown(cx.what, `\`tree ${t}\``)];
       continue;
@@ -304,13 +312,28 @@ function outputOption(): Handler {
   };
 }
 
-const rg: Handler = (args, cx) =>
-  args.some((a) => {
+const rg: Handler = (args, cx) => {
+  // A variable before `--` may expand into `--pre=PROGRAM`.
+  const end = args.findIndex((a) => literal(a) === "--");
+  const option = args
+    .slice(0, end === -1 ? args.length : end)
+    .find((a) => literal(a) === undefined && mayBeOption(a));
+  if (option) {
+    return [
+      unclassified(
+        cx.what,
+        `\`${showWord(option)}\` may expand into an option of \`rg\` such as --pre`,
+        "write it literally, or after --",
+      ),
+    ];
+  }
+  return args.some((a) => {
     const t = literal(a) ?? "";
     return t === "--pre" || t.startsWith("--pre=") || t.startsWith("--hostname-bin");
   })
     ? [unclassified(cx.what, "`rg --pre` / `--hostname-bin` runs a program", "drop the option")]
     : NONE;
+};
 
 // ---------------------------------------------------------------- find, fd, xargs (nested commands)
 
@@ -575,6 +598,8 @@ const sed: Handler = (args, cx) => {
 
 /** `yq -i EXPR FILE…` edits the files in place. */
 const yq: Handler = (args, cx) => {
+  const option = args.find((a) => literal(a) === undefined && mayBeOption(a));
+  if (option) return [writeUnknown(cx.what, `\`${showWord(option)}\` may expand into \`yq -i\``)];
   const inPlace = args.some((a) => {
     const t = literal(a) ?? "";
     return (
@@ -585,7 +610,8 @@ const yq: Handler = (args, cx) => {
     return [writeUnknown(cx.what, "`yq --split-exp` writes a file per document")];
   }
   if (!inPlace) return NONE;
-  const operands = args.filter((a) => !(literal(a) ?? "-").startsWith("-"));
+  // A variable word is an operand (the expression or a file), never an option: that was refused above.
+  const operands = args.filter((a) => !(literal(a) ?? "").startsWith("-"));
   return writes(cx.what, operands.slice(1), cx.cwds);
 };
 
@@ -1036,7 +1062,7 @@ const curl: Handler = (args, cx) => {
       if (mayBeOption(w)) return [writeUnknown(cx.what, "a variable curl argument may be an output option")];
       continue;
     }
-    const long = t.startsWith("--") ? (t.slice(2).split("=")[0] ?? "") : "";
+    const long = t.startsWith("--") ? (t.slice(2).split("=")[0] as string) : "";
     const inlineValue = t.includes("=") ? t.slice(t.indexOf("=") + 1) : undefined;
     if (long !== "") {
       if ("output".startsWith(long) && long.length >= 3) {

@@ -150,6 +150,9 @@ function mutation(cx: CmdCx, sub: string): Effect {
   );
 }
 
+/** Read-only subcommands that one option turns into a write or a program run. */
+const OPTION_WRITES = new Set(["grep", "fsck", "hash-object", "interpret-trailers"]);
+
 function operandsOf(args: readonly Word[], valueOpts: readonly string[]): Word[] {
   const out: Word[] = [];
   for (let k = 0; k < args.length; k += 1) {
@@ -186,10 +189,7 @@ function outputFiles(args: readonly Word[], cx: CmdCx, sub: string): Effect[] {
       const v = t.includes("=") ? { ...w, text: t.slice(t.indexOf("=") + 1) } : args[++k];
       if (v) out.push(...writes(cx.what, [v], cx.cwds));
       else out.push(writeUnknown(cx.what, `git ${sub} --output without a file`));
-    } else if (
-      t.startsWith("--output-directory") ||
-      (sub === "format-patch" && (t === "-o" || t.startsWith("-o")))
-    ) {
+    } else if (t.startsWith("--output-directory")) {
       out.push(writeUnknown(cx.what, `git ${sub} writes into a directory`));
     }
   }
@@ -418,7 +418,7 @@ export const git: Handler = (args, cx) => {
     }
     if (t === "-c") {
       const kv = literal(args[k + 1]);
-      const key = (kv ?? "").split("=")[0]?.toLowerCase() ?? "";
+      const key = ((kv ?? "").split("=")[0] as string).toLowerCase();
       if (kv === undefined || !(SAFE_CONFIG.has(key) || SAFE_CONFIG_PREFIX.some((p) => key.startsWith(p)))) {
         return [
           unclassified(
@@ -473,6 +473,19 @@ export const git: Handler = (args, cx) => {
   if (sub === undefined) return [unclassified(cx.what, "a variable git subcommand", "write it literally")];
   const rest = args.slice(k + 1);
   if (MUTATION.has(sub)) return [mutation(cx, sub)];
+  // These read unless an option says otherwise (`grep -O`, `hash-object -w` …): a variable may be that option.
+  if (OPTION_WRITES.has(sub)) {
+    const w = rest.find((a) => literal(a) === undefined && mayBeOption(a));
+    if (w) {
+      return [
+        unclassified(
+          cx.what,
+          `\`${showWord(w)}\` may expand into an option of git ${sub}`,
+          "write it literally",
+        ),
+      ];
+    }
+  }
   switch (sub) {
     case "branch":
       return branch(rest, cx);

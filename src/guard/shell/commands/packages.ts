@@ -288,8 +288,11 @@ const npm: Handler = (args, cx) => {
   if (NPM_PUBLISH.has(cmd)) return [publish(cx, `\`npm ${cmd}\``)];
   if (cmd === "audit")
     return rest.some((a) => literal(a) === "fix") ? [install(cx, "`npm audit fix`")] : NONE;
+  // `npm pkg get` reads; set, delete, fix (or a variable that may be one of them) rewrite package.json.
   if (cmd === "pkg")
-    return ["set", "delete", "fix"].includes(literal(rest[0]) ?? "") ? [install(cx, "`npm pkg set`")] : NONE;
+    return rest.length === 0 || literal(rest[0]) === "get"
+      ? NONE
+      : [install(cx, `\`npm pkg ${literal(rest[0]) ?? "…"}\``)];
   if (cmd === "config" || cmd === "c")
     return ["get", "list", "ls"].includes(literal(rest[0]) ?? "") ? NONE : [install(cx, "`npm config set`")];
   if (cmd === "cache")
@@ -506,7 +509,7 @@ export function testFlags(
     const shortBundle =
       /^-[A-Za-z]+$/.test(t) &&
       update.some((u) => u.length === 2 && u.startsWith("-") && t.includes(u.slice(1)));
-    if (update.includes(name) || shortBundle)
+    if (update.includes(name) || update.includes(t) || shortBundle)
       return [writeUnknown(cx.what, `\`${t}\` updates snapshot files`)];
     if (output.includes(name)) return [writeUnknown(cx.what, `\`${t}\` writes a report file`)];
   }
@@ -676,7 +679,8 @@ const go: Handler = (args, cx) => {
   if (verb === "work") return literal(rest[0]) === undefined ? NONE : [install(cx, "`go work`")];
   if (verb === "test" || verb === "vet") return [test(cx.what)];
   if (verb === "fmt") return [writeUnknown(cx.what, "`go fmt` rewrites every file of the packages")];
-  if (verb === "run" && rest.some((a) => (literal(a) ?? "").includes("@")))
+  // A variable may name `pkg@version`, which downloads.
+  if (verb === "run" && rest.some((a) => literal(a)?.includes("@") ?? true))
     return [install(cx, "`go run pkg@version`")];
   return [exec(cx.what, `\`go ${verb}\` builds or runs code`)];
 };
@@ -730,6 +734,7 @@ function systemPm(tool: string, read: readonly string[]): Handler {
 const pacman: Handler = (args, cx) =>
   args.some(
     (a) =>
+      literal(a) === undefined ||
       /^-[A-Za-z]*[SRUD]/.test(literal(a) ?? "") ||
       (literal(a) ?? "").startsWith("--sync") ||
       (literal(a) ?? "").startsWith("--remove") ||
@@ -740,7 +745,8 @@ const pacman: Handler = (args, cx) =>
 
 const dpkgLike: Handler = (args, cx, name) =>
   args.some((a) => {
-    const t = literal(a) ?? "";
+    const t = literal(a);
+    if (t === undefined) return true;
     return (
       [
         "-i",
@@ -770,18 +776,20 @@ const gh: Handler = (args, cx) => {
   if (group === undefined)
     return args.length === 0 ? NONE : [unclassified(cx.what, "a variable gh command", "write it literally")];
   if (group === "api") {
-    const texts = args.map((a) => literal(a) ?? "");
+    // A variable may be `-X POST` or a field.
+    if (args.some((a) => literal(a) === undefined)) return [publish(cx, "`gh api` with a variable argument")];
+    const texts = args.map((a) => literal(a) as string);
     const method = texts.findIndex((t) => t === "-X" || t === "--method");
     const m =
       method >= 0
         ? (texts[method + 1] ?? "").toUpperCase()
         : texts
-            .find((t) => t.startsWith("--method="))
-            ?.slice(9)
+            .find((t) => t.startsWith("--method=") || (t.startsWith("-X") && t.length > 2))
+            ?.replace(/^(--method=|-X)/, "")
             .toUpperCase();
     const fields = texts.some(
       (t) =>
-        ["-f", "-F", "--field", "--raw-field", "--input"].includes(t.split("=")[0] ?? "") ||
+        ["-f", "-F", "--field", "--raw-field", "--input"].includes(t.split("=")[0] as string) ||
         /^-[fF]./.test(t),
     );
     if ((m !== undefined && m !== "GET") || fields) return [publish(cx, "`gh api` with a write method")];
