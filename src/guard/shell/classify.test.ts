@@ -208,7 +208,7 @@ describe("classifyShell", () => {
     ["cargo build", ["exec"]],
     ["go test ./...", ["test"]],
     ["go run x@latest", ["install"]],
-    ["make -n", []],
+    ["make -n", ["exec"]],
     ["make check", ["test"]],
     ["make build", ["exec"]],
     ["mvn -q test", ["test"]],

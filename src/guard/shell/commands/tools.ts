@@ -668,11 +668,9 @@ function goals(tool: string, proof: readonly string[], installs: readonly string
       .filter((t): t is string => t !== undefined && !t.startsWith("-") && !t.includes("="));
     if (args.some((a) => a.dynamic)) return [exec(cx.what, `\`${tool}\` with a variable argument`)];
     if (targets.some((t) => installs.includes(t))) return [install(cx, `\`${tool} ${targets.join(" ")}\``)];
-    if (
-      args.some((a) => literal(a) === "-n" || literal(a) === "--dry-run" || literal(a) === "--just-print") ||
-      (args.length > 0 && args.every((a) => literal(a) === "--version"))
-    )
-      return NONE;
+    // A dry run is no exemption: `make -n` still runs `+` recipe lines and `$(shell …)`, and every build tool
+    // evaluates its build file (Makefile, Rakefile, build.gradle, justfile backticks), which is code.
+    if (args.length > 0 && args.every((a) => literal(a) === "--version")) return NONE;
     if (targets.length > 0 && targets.every((t) => proof.includes(t))) return [test(cx.what)];
     return [exec(cx.what, `\`${[tool, ...targets].join(" ")}\` builds or runs code`)];
   };
