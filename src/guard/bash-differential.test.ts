@@ -59,12 +59,25 @@ function changed(before: Map<string, string>, after: Map<string, string>): strin
 function runBash(command: string): void {
   // GNU timeout runs bash in its own process group and signals the whole group, so a command that never ends on
   // its own (`tail -f`, `yes`) cannot outlive the test; every write in the vocabulary is immediate.
-  spawnSync("timeout", ["-s", "KILL", "1", BASH as string, "--noprofile", "--norc", "-c", command], {
-    cwd: dir,
-    env: { HOME: dir, PATH: process.env.PATH ?? "/usr/bin:/bin", LANG: "C", TMPDIR: dir },
-    input: "",
-    stdio: ["pipe", "ignore", "ignore"],
-  });
+  const r = spawnSync(
+    "timeout",
+    ["-s", "KILL", "1", BASH as string, "--noprofile", "--norc", "-c", command],
+    {
+      cwd: dir,
+      env: { HOME: dir, PATH: process.env.PATH ?? "/usr/bin:/bin", LANG: "C", TMPDIR: dir },
+      input: "",
+      stdio: ["pipe", "ignore", "ignore"],
+    },
+  );
+  // A command that ends at once but left a job in the background (`yes x &`) never meets the timeout: end
+  // whatever is left of timeout's process group (its pid is the group id).
+  if (r.pid) {
+    try {
+      process.kill(-r.pid, "SIGKILL");
+    } catch {
+      // nothing left in the group
+    }
+  }
   // Damage outside the scratch directory is a guard failure too: the vocabulary names /dev/null, and an allowed
   // command that removed or replaced it (as root) would otherwise go unnoticed.
   expect(lstatSync("/dev/null").isCharacterDevice(), `after ${JSON.stringify(command)}: /dev/null`).toBe(
