@@ -48,22 +48,15 @@ export async function hashFileInfo(
     const st = fstatSync(fd);
     if (!st.isFile()) return { sha256: "", size: 0, mode: st.mode, isFile: false };
     const hash = createHash("sha256");
+    // Synchronous reads never yield between them, so they can share one buffer; pool reads get their own.
+    const sync = st.size <= SYNC_READ_MAX;
+    const buf = sync ? syncBuffer : Buffer.allocUnsafe(CHUNK);
     let size = 0;
-    if (st.size <= SYNC_READ_MAX) {
-      for (;;) {
-        const n = readSync(fd, syncBuffer, 0, CHUNK, null);
-        if (n === 0) break;
-        hash.update(syncBuffer.subarray(0, n));
-        size += n;
-      }
-    } else {
-      const buf = Buffer.allocUnsafe(CHUNK);
-      for (;;) {
-        const n = await readAsync(fd, buf);
-        if (n === 0) break;
-        hash.update(buf.subarray(0, n));
-        size += n;
-      }
+    for (;;) {
+      const n = sync ? readSync(fd, buf, 0, CHUNK, null) : await readAsync(fd, buf);
+      if (n === 0) break;
+      hash.update(buf.subarray(0, n));
+      size += n;
     }
     return { sha256: hash.digest("hex"), size, mode: st.mode, isFile: true };
   } finally {
