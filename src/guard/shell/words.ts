@@ -18,6 +18,14 @@ export function mayBeOption(w: Word): boolean {
   return w.glob && (first === "*" || first === "?" || first === GLOB_BRACKET);
 }
 
+/**
+ * A word whose text is not known (an expansion or a glob) that could still be an option: where one option
+ * turns a reading command into one that writes or runs a program, such a word must be refused.
+ */
+export function mayBecomeOption(w: Word): boolean {
+  return literal(w) === undefined && mayBeOption(w);
+}
+
 /** Lower-cased last path segment: the name bash would look up, as a case-insensitive file system sees it. */
 export function commandBase(name: string): string {
   return name.slice(name.lastIndexOf("/") + 1).toLowerCase();

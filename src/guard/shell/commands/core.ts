@@ -15,7 +15,7 @@ import { type Cwd, type Effect, exec, sinks, unclassified, writes, writeUnknown 
 import { hasOpt, type OptSpec, optValues, type ParsedArgs, parseArgs } from "../options.js";
 import { showWord, type Word } from "../parse.js";
 import { checkSedScript } from "../sed.js";
-import { literal, mayBeOption } from "../words.js";
+import { literal, mayBecomeOption, mayBeOption } from "../words.js";
 
 const NONE: Effect[] = [];
 
@@ -186,7 +186,7 @@ const date: Handler = (args, cx) => {
 };
 
 const fileCmd: Handler = (args, cx) => {
-  if (args.some((a) => literal(a) === undefined && mayBeOption(a)))
+  if (args.some(mayBecomeOption))
     return [writeUnknown(cx.what, "a variable `file` argument may be -C, which compiles a magic file")];
   return args.some((a) => {
     const t = literal(a) ?? "";
@@ -315,9 +315,7 @@ function outputOption(): Handler {
 const rg: Handler = (args, cx) => {
   // A variable before `--` may expand into `--pre=PROGRAM`.
   const end = args.findIndex((a) => literal(a) === "--");
-  const option = args
-    .slice(0, end === -1 ? args.length : end)
-    .find((a) => literal(a) === undefined && mayBeOption(a));
+  const option = args.slice(0, end === -1 ? args.length : end).find(mayBecomeOption);
   if (option) {
     return [
       unclassified(
@@ -598,7 +596,7 @@ const sed: Handler = (args, cx) => {
 
 /** `yq -i EXPR FILE…` edits the files in place. */
 const yq: Handler = (args, cx) => {
-  const option = args.find((a) => literal(a) === undefined && mayBeOption(a));
+  const option = args.find(mayBecomeOption);
   if (option) return [writeUnknown(cx.what, `\`${showWord(option)}\` may expand into \`yq -i\``)];
   const inPlace = args.some((a) => {
     const t = literal(a) ?? "";

@@ -14,7 +14,7 @@
 import type { CmdCx, Handler } from "../context.js";
 import { deny, type Effect, unclassified, writes, writeUnknown } from "../effects.js";
 import { showWord, type Word } from "../parse.js";
-import { literal, mayBeOption } from "../words.js";
+import { literal, mayBecomeOption, mayBeOption } from "../words.js";
 
 const NONE: Effect[] = [];
 
@@ -475,7 +475,7 @@ export const git: Handler = (args, cx) => {
   if (MUTATION.has(sub)) return [mutation(cx, sub)];
   // These read unless an option says otherwise (`grep -O`, `hash-object -w` …): a variable may be that option.
   if (OPTION_WRITES.has(sub)) {
-    const w = rest.find((a) => literal(a) === undefined && mayBeOption(a));
+    const w = rest.find(mayBecomeOption);
     if (w) {
       return [
         unclassified(
