@@ -29,18 +29,18 @@
  */
 export const COMPILE_CACHE_JS = [
   'const QV=require("vm"),QC=require("crypto"),QP=[]',
-  "let QD;try{const u=process.getuid?process.getuid():-1;" +
-    'if(u>=0&&process.env.DEVRITES_NO_COMPILE_CACHE!=="1"){' +
-    'const d=p.join(require("os").tmpdir(),"devrites-compile-cache-"+u);' +
+  "const QU=process.getuid?process.getuid():-1",
+  'let QD;try{if(QU>=0&&process.env.DEVRITES_NO_COMPILE_CACHE!=="1"){' +
+    'const d=p.join(require("os").tmpdir(),"devrites-compile-cache-"+QU);' +
     "try{f.mkdirSync(d,{mode:448})}catch{}" +
-    "const t=f.lstatSync(d);if(t.isDirectory()&&t.uid===u&&(t.mode&63)===0)QD=d}}catch{QD=undefined}",
+    "const t=f.lstatSync(d);if(t.isDirectory()&&t.uid===QU&&(t.mode&63)===0)QD=d}}catch{QD=undefined}",
   "const QR=k=>{let fd;try{fd=f.openSync(k,f.constants.O_RDONLY|(f.constants.O_NOFOLLOW||0));" +
-    "const t=f.fstatSync(fd);return t.isFile()&&t.uid===process.getuid()&&t.size<67108864?f.readFileSync(fd):undefined}" +
+    "const t=f.fstatSync(fd);return t.isFile()&&t.uid===QU&&t.size<67108864?f.readFileSync(fd):undefined}" +
     "catch{return undefined}finally{if(fd!==undefined)try{f.closeSync(fd)}catch{}}}",
-  "const Q=(t,a,n)=>{" +
-    'const k=QD&&p.join(QD,QC.createHash("sha256").update(process.version+"\\0"+process.arch+"\\0"+a.join(",")+"\\0").update(t).digest("hex")+".bin");' +
+  'const Q=(t,a,n)=>{const j=a.join(",");' +
+    'const k=QD&&p.join(QD,QC.createHash("sha256").update(process.version+"\\0"+process.arch+"\\0"+j+"\\0").update(t).digest("hex")+".bin");' +
     "const c=k?QR(k):undefined;" +
-    'const s=new QV.Script("(function("+a.join(",")+"){"+t+"\\n})",{filename:n,cachedData:c});' +
+    'const s=new QV.Script("(function("+j+"){"+t+"\\n})",{filename:n,cachedData:c});' +
     "const r=s.runInThisContext();" +
     'if(k&&(c===undefined||s.cachedDataRejected))QP.push(()=>{const w=k+"."+process.pid+".tmp";' +
     'try{f.writeFileSync(w,s.createCachedData(),{mode:384,flag:"wx"});f.renameSync(w,k)}catch{try{f.unlinkSync(w)}catch{}}});' +
