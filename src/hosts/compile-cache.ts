@@ -15,20 +15,29 @@
  * - in `<os tmpdir>/devrites-compile-cache-<uid>/`, a directory that must be a real directory (not a link)
  *   owned by this user with no group or other permissions; anything else and nothing is cached (Windows, with
  *   no uid, never caches);
- * - named by the SHA-256 of the Node version, architecture, parameters and the text itself, so an entry is only
- *   ever offered to the exact code it was made from; V8 also rejects an entry from another V8 version, other
- *   flags or another source length, and the function is then compiled from its text as if no entry existed;
+ * - one entry per compiled name (the bundle's path, or its path and lazy part), named by a 64-bit FNV-1a of the
+ *   Node version, architecture, parameters and that name; the entry holds a tag, the exact text it was made
+ *   from and V8's data, and is used only when its text equals, byte for byte, the text being compiled: a
+ *   changed bundle is never offered another text's code, whatever the lengths (V8 itself checks only the
+ *   length). V8 also rejects data from another V8 version or other flags, and the function is then compiled
+ *   from its text as if no entry existed;
  * - read through `O_NOFOLLOW`, only when it is a regular file owned by this user; written to a private
  *   temporary file and renamed into place, so a reader never sees half an entry;
  * - anything that goes wrong around the cache (unreadable, unwritable, full disk) leaves the function compiled
  *   from its text; only the text decides what runs. Whoever can write this directory runs as the same user and
  *   could as well rewrite the bundle itself; the guard denies every leaf write outside its allowlist.
+ * - no `crypto`: loading it costs about 2 ms of a hook's start, more than everything the cache saves on a
+ *   root call; the name only picks the entry, the byte comparison decides whether it is used.
  * - `DEVRITES_NO_COMPILE_CACHE=1` turns it off (for debugging and the bench's comparison).
  *
  * No single quotes: the launcher's bootstrap is single-quoted for the shell.
  */
+
+/** The first bytes of every entry; a file without them (another format, a torn write) is never used. */
+export const COMPILE_CACHE_TAG = "devrites-code-cache/v2\n";
+
 export const COMPILE_CACHE_JS = [
-  'const QV=require("vm"),QC=require("crypto"),QP=[]',
+  `const QV=require("vm"),QP=[],QT=Buffer.from(${JSON.stringify(COMPILE_CACHE_TAG)})`,
   "const QU=process.getuid?process.getuid():-1",
   'let QD;try{if(QU>=0&&process.env.DEVRITES_NO_COMPILE_CACHE!=="1"){' +
     'const d=p.join(require("os").tmpdir(),"devrites-compile-cache-"+QU);' +
@@ -37,13 +46,19 @@ export const COMPILE_CACHE_JS = [
   "const QR=k=>{let fd;try{fd=f.openSync(k,f.constants.O_RDONLY|(f.constants.O_NOFOLLOW||0));" +
     "const t=f.fstatSync(fd);return t.isFile()&&t.uid===QU&&t.size<67108864?f.readFileSync(fd):undefined}" +
     "catch{return undefined}finally{if(fd!==undefined)try{f.closeSync(fd)}catch{}}}",
+  // 64-bit FNV-1a of a short string, as 16 hex digits (two 32-bit halves with different offsets)
+  "const QH=s=>{let a=2166136261,b=3735928559;for(let i=0;i<s.length;i++){const c=s.charCodeAt(i);" +
+    'a=Math.imul(a^c,16777619);b=Math.imul(b^c,16777619)}return(a>>>0).toString(16).padStart(8,"0")+(b>>>0).toString(16).padStart(8,"0")}',
+  // an entry: tag, the text's byte length (4 bytes), the text, V8's data; the data only when the text matches
+  "const QE=(c,x)=>{const h=QT.length+4;return c&&c.length>=h&&c.subarray(0,QT.length).equals(QT)&&" +
+    "c.readUInt32LE(QT.length)===x.length&&c.length>=h+x.length&&c.subarray(h,h+x.length).equals(x)?c.subarray(h+x.length):undefined}",
   'const Q=(t,a,n)=>{const j=a.join(",");' +
-    'const k=QD&&p.join(QD,QC.createHash("sha256").update(process.version+"\\0"+process.arch+"\\0"+j+"\\0").update(t).digest("hex")+".bin");' +
-    "const c=k?QR(k):undefined;" +
+    'const k=QD&&p.join(QD,QH(process.version+"\\0"+process.arch+"\\0"+j+"\\0"+n)+".bin");' +
+    "const x=k?Buffer.from(t):undefined,c=k?QE(QR(k),x):undefined;" +
     'const s=new QV.Script("(function("+j+"){"+t+"\\n})",{filename:n,cachedData:c});' +
     "const r=s.runInThisContext();" +
     'if(k&&(c===undefined||s.cachedDataRejected))QP.push(()=>{const w=k+"."+process.pid+".tmp";' +
-    'try{f.writeFileSync(w,s.createCachedData(),{mode:384,flag:"wx"});f.renameSync(w,k)}catch{try{f.unlinkSync(w)}catch{}}});' +
+    'try{const l=Buffer.alloc(4);l.writeUInt32LE(x.length);f.writeFileSync(w,Buffer.concat([QT,l,x,s.createCachedData()]),{mode:384,flag:"wx"});f.renameSync(w,k)}catch{try{f.unlinkSync(w)}catch{}}});' +
     "return r}",
   'globalThis[Symbol.for("devrites.compile")]=Q',
   "const QS=()=>{for(const w of QP.splice(0))w()}",

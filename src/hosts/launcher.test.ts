@@ -16,6 +16,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { makeTree } from "../../tests/helpers/temp-tree.js";
+import { COMPILE_CACHE_TAG } from "./compile-cache.js";
 import { hookCommand, launcherScript } from "./launcher.js";
 import { DEVRITES_HOOK_MARKER } from "./merge.js";
 
@@ -287,7 +288,7 @@ describe("the compile cache (src/hosts/compile-cache.ts)", () => {
       expect(lstatSync(dir).mode & 0o777).toBe(0o700);
       const [entry, ...more] = entries(dir);
       expect(more).toEqual([]);
-      expect(entry).toMatch(/^[0-9a-f]{64}\.bin$/);
+      expect(entry).toMatch(/^[0-9a-f]{16}\.bin$/);
       const file = join(dir, entry as string);
       expect(statSync(file).mode & 0o777).toBe(0o600);
       const before = statSync(file);
@@ -306,9 +307,19 @@ describe("the compile cache (src/hosts/compile-cache.ts)", () => {
       expect(two.length).toBe(one.length);
       const { base, tmp, dir } = setup(one);
       expect(run(guard(), base, LEAF, { TMPDIR: tmp }).stdout).toBe("one");
+      const [entry] = entries(dir);
+      const file = join(dir, entry as string);
+      expect(readFileSync(file).includes(one)).toBe(true);
       writeFileSync(join(base, ".devrites/hooks/pre-tool-use.cjs"), two);
       expect(run(guard(), base, LEAF, { TMPDIR: tmp }).stdout).toBe("two");
-      expect(entries(dir)).toHaveLength(2);
+      // the bundle's one entry now holds the new text
+      expect(entries(dir)).toEqual([entry]);
+      expect(readFileSync(file).includes(two)).toBe(true);
+      expect(run(guard(), base, LEAF, { TMPDIR: tmp }).stdout).toBe("two");
+      // near miss: an entry of the old format (no tag) holding the right text is not used either
+      writeFileSync(file, readFileSync(file).subarray(COMPILE_CACHE_TAG.length));
+      expect(run(guard(), base, LEAF, { TMPDIR: tmp }).stdout).toBe("two");
+      expect(readFileSync(file).subarray(0, COMPILE_CACHE_TAG.length).toString()).toBe(COMPILE_CACHE_TAG);
     },
   );
 
