@@ -13,14 +13,23 @@ import { CORE } from "./commands/core.js";
 import { git } from "./commands/git.js";
 import { PACKAGES } from "./commands/packages.js";
 import { TOOLS } from "./commands/tools.js";
-import type { CmdCx, Handler } from "./context.js";
+import type { CmdCx, Handler, HandlerTable } from "./context.js";
 import { enter, union } from "./cwd.js";
 import { type Cwd, type Effect, exec, sinks, unclassified } from "./effects.js";
 import { parseShell, type SimpleCommand, showWord, showWords, type Word } from "./parse.js";
 import type { Heredoc } from "./prescan.js";
 import { commandBase, literal } from "./words.js";
 
-const HANDLERS: Record<string, Handler> = { ...CORE, ...PACKAGES, ...TOOLS, git };
+/** The command tables, looked up in turn (no name is in two of them: `commands/tables.test.ts`). */
+const TABLES: readonly HandlerTable[] = [CORE, PACKAGES, TOOLS, new Map([["git", git]])];
+
+function handlerNamed(name: string): Handler | undefined {
+  for (const table of TABLES) {
+    const h = table.get(name);
+    if (h) return h;
+  }
+  return undefined;
+}
 
 /** Nested `sh -c`, wrappers and `find -exec` deeper than this are refused. */
 const MAX_DEPTH = 8;
@@ -61,10 +70,11 @@ function describe(cmd: SimpleCommand): string {
 }
 
 function handlerFor(base: string): Handler | undefined {
-  if (Object.hasOwn(HANDLERS, base)) return HANDLERS[base];
-  if (/^python[0-9.]*$/.test(base)) return HANDLERS.python;
-  if (/^pip[0-9.]*$/.test(base)) return HANDLERS.pip;
-  if (/^(ruby|perl|php|node)[0-9.]+$/.test(base)) return HANDLERS[base.replace(/[0-9.]+$/, "")];
+  const h = handlerNamed(base);
+  if (h) return h;
+  if (/^python[0-9.]*$/.test(base)) return handlerNamed("python");
+  if (/^pip[0-9.]*$/.test(base)) return handlerNamed("pip");
+  if (/^(ruby|perl|php|node)[0-9.]+$/.test(base)) return handlerNamed(base.replace(/[0-9.]+$/, ""));
   return undefined;
 }
 

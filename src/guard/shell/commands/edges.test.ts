@@ -13,7 +13,7 @@ import { PACKAGES } from "./packages.js";
 import { runHandler } from "./test-cx.js";
 import { TOOLS } from "./tools.js";
 
-const ALL = { ...CORE, ...PACKAGES, ...TOOLS, git };
+const ALL = new Map([...CORE, ...PACKAGES, ...TOOLS, ["git", git]]);
 
 describe("variables and edge forms", () => {
   it.each<[string, boolean, string[]]>([

@@ -11,7 +11,7 @@ import { runHandler } from "./test-cx.js";
 
 const check = (rows: [string, string[]][]) =>
   it.each(rows)("%j → %j", (line, expected) => {
-    expect(runHandler({ git }, line)).toEqual(expected);
+    expect(runHandler(new Map([["git", git]]), line)).toEqual(expected);
   });
 
 describe("git", () => {

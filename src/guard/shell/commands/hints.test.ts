@@ -11,7 +11,7 @@ import { PACKAGES } from "./packages.js";
 import { refusalHints } from "./test-cx.js";
 import { TOOLS } from "./tools.js";
 
-const ALL = { ...CORE, ...PACKAGES, ...TOOLS, git };
+const ALL = new Map([...CORE, ...PACKAGES, ...TOOLS, ["git", git]]);
 
 describe("refusal hints", () => {
   it.each<[string, string[]]>([

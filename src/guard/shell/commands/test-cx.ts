@@ -9,7 +9,7 @@
  * - `*` or `?` makes the token an unquoted glob; `''` is the empty word.
  */
 
-import type { CmdCx, Handler } from "../context.js";
+import type { CmdCx, HandlerTable } from "../context.js";
 import type { Effect } from "../effects.js";
 import { DYN, showWord, showWords, type Word, word } from "../parse.js";
 import { QUOTED } from "../prescan.js";
@@ -57,18 +57,18 @@ export interface RunOptions {
 }
 
 /** Runs `line`'s first word's handler from `table` on the rest of the words; returns the summarised effects. */
-export function runHandler(table: Record<string, Handler>, line: string, opts: RunOptions = {}): string[] {
+export function runHandler(table: HandlerTable, line: string, opts: RunOptions = {}): string[] {
   return handlerEffects(table, line, opts).map(summary);
 }
 
 /** The hints of the refusals `line`'s handler returns, in order. */
-export function refusalHints(table: Record<string, Handler>, line: string, opts: RunOptions = {}): string[] {
+export function refusalHints(table: HandlerTable, line: string, opts: RunOptions = {}): string[] {
   return handlerEffects(table, line, opts).flatMap((e) => (e.kind === "deny" ? [e.hint] : []));
 }
 
-function handlerEffects(table: Record<string, Handler>, line: string, opts: RunOptions): Effect[] {
+function handlerEffects(table: HandlerTable, line: string, opts: RunOptions): Effect[] {
   const [name = "", ...rest] = tokens(line);
-  const handler = table[name];
+  const handler = table.get(name);
   if (!handler) throw new Error(`no handler for ${name}`);
   const cwds = opts.cwds ?? ["/r"];
   const cx: CmdCx = {
