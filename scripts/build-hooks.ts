@@ -180,10 +180,11 @@ function lazyPayload(lazy: LazyModule, chunk: LazyChunk): string {
 }
 
 /**
- * The stand-in the bundle gets for a lazy module: one wrapper per export that, on first use, reads the bundle's
- * own file (`__filename`), takes the module's text from the comments after its marker (the last occurrence:
- * the payload comes after all code) and compiles it, through the launcher's code cache when the launcher runs the
- * bundle. A failure to find or compile it throws from the call (the guard turns that into a deny for leaves).
+ * The stand-in the bundle gets for a lazy module: one wrapper per export that, on first use, takes the bundle's
+ * text (the launcher's copy, `globalThis[Symbol.for("devrites.source")]`, when it is of this file: the lazy part
+ * then comes from the very text that was compiled and the file is not read twice; else the file itself), takes
+ * the module's text from the comments after its marker (the last occurrence: the payload comes after all code)
+ * and compiles it, through the launcher's code cache when the launcher runs the bundle. A failure to find or compile it throws from the call (the guard turns that into a deny for leaves).
  */
 function lazyStandIn(lazy: LazyModule): string {
   return [
@@ -191,7 +192,11 @@ function lazyStandIn(lazy: LazyModule): string {
     "let loaded;",
     "function load() {",
     "  if (loaded === undefined) {",
-    '    const all = process.getBuiltinModule("node:fs").readFileSync(__filename, "utf8");',
+    // the launcher's copy of the text it compiled, else the file
+    '    const source = globalThis[Symbol.for("devrites.source")];',
+    '    const all = source !== null && typeof source === "object" && source.filename === __filename && typeof source.text === "string"',
+    "      ? source.text",
+    '      : process.getBuiltinModule("node:fs").readFileSync(__filename, "utf8");',
     "    const at = all.lastIndexOf(marker);",
     `    if (at < 0) throw new Error(${JSON.stringify(`the bundle has lost its lazy part ${lazy.source}`)});`,
     '    const next = all.indexOf("\\n//devrites-lazy ", at + 1);',

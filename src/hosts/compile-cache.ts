@@ -5,8 +5,11 @@
  * nor lazily compiled again (see `docs/hooks.md`, Speed).
  *
  * `COMPILE_CACHE_JS` defines two bindings in the bootstrap's scope:
- * - `Q(text, params, name)`: compiles `text` as the body of a function of `params` (what `new Function` does)
- *   and returns the function, using and later refreshing a cache entry;
+ * - `Q(text, params, name, variant?)`: compiles `text` as the body of a function of `params` (what `new Function`
+ *   does) and returns the function, using and later refreshing a cache entry. An entry holds the functions V8
+ *   had compiled when it was made, so the launcher keeps one per kind of caller (`variant`: a root call runs
+ *   little of the guard, a leaf's call much more, and each would otherwise compile what the other's entry
+ *   lacks on every call);
  * - `QS()`: writes the entries this process compiled without a usable cache; the launcher calls it after the
  *   answer is printed, so writing never delays or changes a decision.
  * It also publishes `Q` as `globalThis[Symbol.for("devrites.compile")]` for the bundle's lazily loaded parts.
@@ -15,8 +18,8 @@
  * - in `<os tmpdir>/devrites-compile-cache-<uid>/`, a directory that must be a real directory (not a link)
  *   owned by this user with no group or other permissions; anything else and nothing is cached (Windows, with
  *   no uid, never caches);
- * - one entry per compiled name (the bundle's path, or its path and lazy part), named by a 64-bit FNV-1a of the
- *   Node version, architecture, parameters and that name; the entry holds a tag, the exact text it was made
+ * - one entry per compiled name and variant (the bundle's path, or its path and lazy part), named by a 64-bit
+ *   FNV-1a of the Node version, architecture, parameters, name and variant; the entry holds a tag, the exact text it was made
  *   from and V8's data, and is used only when its text equals, byte for byte, the text being compiled: a
  *   changed bundle is never offered another text's code, whatever the lengths (V8 itself checks only the
  *   length). V8 also rejects data from another V8 version or other flags, and the function is then compiled
@@ -40,9 +43,10 @@ export const COMPILE_CACHE_JS = [
   `const QV=require("vm"),QP=[],QT=Buffer.from(${JSON.stringify(COMPILE_CACHE_TAG)})`,
   "const QU=process.getuid?process.getuid():-1",
   'let QD;try{if(QU>=0&&process.env.DEVRITES_NO_COMPILE_CACHE!=="1"){' +
-    'const d=p.join(require("os").tmpdir(),"devrites-compile-cache-"+QU);' +
-    "try{f.mkdirSync(d,{mode:448})}catch{}" +
-    "const t=f.lstatSync(d);if(t.isDirectory()&&t.uid===QU&&(t.mode&63)===0)QD=d}}catch{QD=undefined}",
+    // os.tmpdir() on POSIX, without loading `os`
+    'const v=process.env,m=v.TMPDIR||v.TMP||v.TEMP||"/tmp",d=p.join(m.length>1&&m.endsWith("/")?m.slice(0,-1):m,"devrites-compile-cache-"+QU);' +
+    "let t=f.lstatSync(d,{throwIfNoEntry:false});if(t===undefined){try{f.mkdirSync(d,{mode:448})}catch{}t=f.lstatSync(d)}" +
+    "if(t.isDirectory()&&t.uid===QU&&(t.mode&63)===0)QD=d}}catch{QD=undefined}",
   "const QR=k=>{let fd;try{fd=f.openSync(k,f.constants.O_RDONLY|(f.constants.O_NOFOLLOW||0));" +
     "const t=f.fstatSync(fd);return t.isFile()&&t.uid===QU&&t.size<67108864?f.readFileSync(fd):undefined}" +
     "catch{return undefined}finally{if(fd!==undefined)try{f.closeSync(fd)}catch{}}}",
@@ -52,8 +56,8 @@ export const COMPILE_CACHE_JS = [
   // an entry: tag, the text's byte length (4 bytes), the text, V8's data; the data only when the text matches
   "const QE=(c,x)=>{const h=QT.length+4;return c&&c.length>=h&&c.subarray(0,QT.length).equals(QT)&&" +
     "c.readUInt32LE(QT.length)===x.length&&c.length>=h+x.length&&c.subarray(h,h+x.length).equals(x)?c.subarray(h+x.length):undefined}",
-  'const Q=(t,a,n)=>{const j=a.join(",");' +
-    'const k=QD&&p.join(QD,QH(process.version+"\\0"+process.arch+"\\0"+j+"\\0"+n)+".bin");' +
+  'const Q=(t,a,n,u)=>{const j=a.join(",");' +
+    'const k=QD&&p.join(QD,QH(process.version+"\\0"+process.arch+"\\0"+j+"\\0"+n+"\\0"+(u||""))+".bin");' +
     "const x=k?Buffer.from(t):undefined,c=k?QE(QR(k),x):undefined;" +
     'const s=new QV.Script("(function("+j+"){"+t+"\\n})",{filename:n,cachedData:c});' +
     "const r=s.runInThisContext();" +

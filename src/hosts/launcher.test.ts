@@ -300,6 +300,25 @@ describe("the compile cache (src/hosts/compile-cache.ts)", () => {
   );
 
   it.skipIf(process.platform === "win32")(
+    "finds its directory as os.tmpdir() would: TMPDIR with a trailing slash, else TMP, and one entry per kind of caller",
+    () => {
+      const { base, tmp, dir } = setup(ECHO_BUNDLE);
+      expect(run(guard(), base, LEAF, { TMPDIR: `${tmp}/` })).toMatchObject({ code: 0 });
+      expect(entries(dir)).toHaveLength(1);
+      expect(run(guard(), base, LEAF, { TMPDIR: "", TMP: tmp })).toMatchObject({ code: 0 });
+      expect(entries(dir)).toHaveLength(1);
+      // a root call (no agent_type) keeps its own entry of the same bundle
+      expect(run(guard(), base, "root call", { TMPDIR: tmp })).toMatchObject({
+        code: 0,
+        stdout: "bundle saw root call",
+      });
+      expect(entries(dir)).toHaveLength(2);
+      expect(run(guard(), base, "root call", { TMPDIR: tmp })).toMatchObject({ code: 0 });
+      expect(entries(dir)).toHaveLength(2);
+    },
+  );
+
+  it.skipIf(process.platform === "win32")(
     "an entry is only offered to its own text: a changed bundle of the same length answers with its new code",
     () => {
       const one = `module.exports = () => ({ exitCode: 0, stdout: "one", stderr: "" });\n`;

@@ -76,8 +76,11 @@ export function launcherScript(opts: LauncherOptions): string {
     `process.on("uncaughtException",z);process.on("unhandledRejection",z)`,
     // the bundle's text compiled as a CommonJS module body: what `require` does, without module resolution,
     // through the compile cache
-    "try{const B=p.resolve(b),m={exports:{}};" +
-      'Q(f.readFileSync(B,"utf8"),["module","exports","require","__filename","__dirname"],B)' +
+    // the text is published for the bundle's lazy parts, which then come from the very text that was compiled;
+    // the cache entry is chosen by caller kind (see compile-cache.ts)
+    'try{const B=p.resolve(b),m={exports:{}},T=f.readFileSync(B,"utf8");' +
+      'globalThis[Symbol.for("devrites.source")]={filename:B,text:T};' +
+      'Q(T,["module","exports","require","__filename","__dirname"],B,i.includes("agent_type")?"leaf":"root")' +
       "(m,m.exports,require,B,p.dirname(B));const h=m.exports;" +
       'if(typeof h!=="function")x(b+" exports no hook function");const r=h(i);' +
       `if(r!==null&&typeof r==="object"&&typeof r.then==="function"){setTimeout(()=>x(b+" gave no answer within ${timeoutMs / 1000} s"),${timeoutMs});r.then(y,z)}` +

@@ -165,6 +165,38 @@ describe("hook bundles", () => {
     }
   });
 
+  it("takes the lazy part from the launcher's published text of this very bundle, and only of this bundle", () => {
+    // the launcher publishes the text it compiled; here the published text has lost its lazy part, so using it
+    // shows as an internal-error deny, and reading the file instead as the classifier's own verdict
+    const script = `
+      const file = process.argv[1];
+      const text = require("fs").readFileSync(file, "utf8");
+      const lost = text.slice(0, text.lastIndexOf("\\n//devrites-lazy "));
+      globalThis[Symbol.for("devrites.source")] = { filename: process.argv[2] === "other" ? file + ".other" : file, text: lost };
+      const h = require(file);
+      const call = { cwd: process.cwd(), hook_event_name: "PreToolUse", session_id: "s", agent_id: "a",
+        agent_type: "devrites-evidence-scout", tool_name: "Bash", tool_input: { command: "echo hi > x" } };
+      const r = h(JSON.stringify(call));
+      process.stdout.write(JSON.stringify({ code: r.exitCode, rule: /\\[(guard\\.[a-z-]+)\\]/.exec(r.stderr)?.[1] }));
+    `;
+    const repo = makeRepo([{ role: "devrites-evidence-scout", run_id: runId(1) }]);
+    try {
+      const run = (which: string) => {
+        const r = spawnSync(
+          process.execPath,
+          ["-e", script, join(REPO_ROOT, "hooks", "pre-tool-use.cjs"), which],
+          { cwd: repo.root, env: { PATH: process.env.PATH ?? "" }, encoding: "utf8" },
+        );
+        expect(r.stderr).toBe("");
+        return JSON.parse(r.stdout);
+      };
+      expect(run("this")).toEqual({ code: 2, rule: "guard.internal-error" });
+      expect(run("other")).toEqual({ code: 2, rule: "guard.readonly-write" });
+    } finally {
+      repo.cleanup();
+    }
+  });
+
   it("when the lazy part cannot be compiled, a leaf's shell call is denied; the root and file tools still work", () => {
     const repo = makeRepo([
       { role: "devrites-slice-wright", run_id: runId(2), allowed_repo_writes: ["a.ts"] },

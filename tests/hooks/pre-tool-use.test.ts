@@ -18,6 +18,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { claudeInput, codexInput, makeRepo, runId, type TestRepo } from "../../src/hooks/fixtures.js";
+import { COMPILE_CACHE_TAG } from "../../src/hosts/compile-cache.js";
 import { readJsonLines, workspacePaths } from "../../src/run/workspace.js";
 import type { RunEvent } from "../../src/run/workspace-types.js";
 import { type HookRun, runBundle } from "./spawn.js";
@@ -95,10 +96,16 @@ describe("pre-tool-use through the launcher's compile cache", () => {
           first.stdout,
           first.stderr,
         ]);
-        // near miss: a root call never loads the classifier, so it adds no entry of its own
+        // near miss: a root call never loads the classifier; it adds only the bundle's entry for root calls
+        // (an entry holds what its kind of call compiled), and only once
+        const leafEntries = readdirSync(dir).filter((n) => n.endsWith(".bin"));
         const root = codexInput(ws.root, { tool_name: "Bash", tool_input: { command: "rm -rf build" } });
         expectAllow(await hook(root, { via: "launcher", env: { TMPDIR: tmp } }));
-        expect(readdirSync(dir).filter((n) => n.endsWith(".bin"))).toHaveLength(2);
+        expectAllow(await hook(root, { via: "launcher", env: { TMPDIR: tmp } }));
+        const added = readdirSync(dir).filter((n) => n.endsWith(".bin") && !leafEntries.includes(n));
+        expect(added).toHaveLength(1);
+        const text = readFileSync(join(dir, added[0] as string)).subarray(COMPILE_CACHE_TAG.length + 4);
+        expect(text.subarray(0, 200).toString()).toMatch(/^\/\/ generated/);
       } finally {
         rmSync(tmp, { recursive: true, force: true });
       }
