@@ -188,7 +188,7 @@ function lazyPayload(lazy: LazyModule, chunk: LazyChunk): string {
  */
 function lazyStandIn(lazy: LazyModule): string {
   return [
-    `const marker = ${JSON.stringify(`\n${lazyMarker(lazy)}\n`)};`,
+    `const marker = ${JSON.stringify(`\n${lazyMarker(lazy)}`)};`,
     "let loaded;",
     "function load() {",
     "  if (loaded === undefined) {",
@@ -197,13 +197,17 @@ function lazyStandIn(lazy: LazyModule): string {
     '    const all = source !== null && typeof source === "object" && source.filename === __filename && typeof source.text === "string"',
     "      ? source.text",
     '      : process.getBuiltinModule("node:fs").readFileSync(__filename, "utf8");',
+    // the marker line ends in \n, or in \r\n in a CRLF checkout
     "    const at = all.lastIndexOf(marker);",
-    `    if (at < 0) throw new Error(${JSON.stringify(`the bundle has lost its lazy part ${lazy.source}`)});`,
-    '    const next = all.indexOf("\\n//devrites-lazy ", at + 1);',
+    "    let from = at < 0 ? -1 : at + marker.length;",
+    '    if (from >= 0 && all[from] === "\\r") from += 1;',
+    `    if (from < 0 || all[from] !== "\\n") throw new Error(${JSON.stringify(`the bundle has lost its lazy part ${lazy.source}`)});`,
+    '    const next = all.indexOf("\\n//devrites-lazy ", from);',
     "    const text = all",
-    "      .slice(at + marker.length, next < 0 ? all.length : next)",
+    "      .slice(from + 1, next < 0 ? all.length : next)",
     '      .split("\\n")',
-    '      .map((line) => line.slice(2).replace(/\\r$/, ""))',
+    // a CRLF checkout leaves a \r on every line; no regex: the lines are up to 50 KB long
+    '      .map((line) => (line.endsWith("\\r") ? line.slice(2, -1) : line.slice(2)))',
     '      .join("\\n");',
     "    const mod = { exports: {} };",
     // the launcher's cached compile when it runs the bundle (src/hosts/compile-cache.ts), else a plain one

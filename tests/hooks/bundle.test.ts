@@ -197,6 +197,40 @@ describe("hook bundles", () => {
     }
   });
 
+  it("a CRLF checkout of the PreToolUse bundle still classifies a leaf's shell call (and allows a harmless one)", () => {
+    const repo = makeRepo([{ role: "devrites-evidence-scout", run_id: runId(1) }]);
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), "devrites-crlf-")));
+    try {
+      const file = join(dir, "pre-tool-use.cjs");
+      writeFileSync(
+        file,
+        readFileSync(join(REPO_ROOT, "hooks", "pre-tool-use.cjs"), "utf8").replaceAll("\n", "\r\n"),
+      );
+      const call = (command: string) =>
+        spawnSync(process.execPath, [file], {
+          cwd: repo.root,
+          input: JSON.stringify({
+            cwd: repo.root,
+            hook_event_name: "PreToolUse",
+            session_id: "s",
+            agent_id: "a",
+            agent_type: "devrites-evidence-scout",
+            tool_name: "Bash",
+            tool_input: { command },
+          }),
+          env: { PATH: process.env.PATH ?? "" },
+          encoding: "utf8",
+        });
+      const denied = call("echo hi > x");
+      expect(denied.status).toBe(2);
+      expect(denied.stderr).toContain("[guard.readonly-write]");
+      expect(call("grep -rn x src | sort").status).toBe(0);
+    } finally {
+      repo.cleanup();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("when the lazy part cannot be compiled, a leaf's shell call is denied; the root and file tools still work", () => {
     const repo = makeRepo([
       { role: "devrites-slice-wright", run_id: runId(2), allowed_repo_writes: ["a.ts"] },
