@@ -11,7 +11,12 @@ export const GENERATED_NOTE = `generated — do not edit; regenerate with ${GENE
 
 export const MARKDOWN_HEADER = `<!-- ${GENERATED_NOTE} -->`;
 export const HASH_HEADER = `# ${GENERATED_NOTE}`;
-export const SLASH_HEADER = `// ${GENERATED_NOTE}`;
+/**
+ * The note for JavaScript (the hook bundles), in ASCII: a hook reads its bundle on every tool call, and V8 keeps
+ * an all-ASCII text as one byte per character (half the memory, about 0.15 ms less to read and hash per call,
+ * see docs/hooks.md, Speed); an em dash would make the whole text two bytes per character.
+ */
+export const SLASH_HEADER = `// ${GENERATED_NOTE.replace("\u2014", "-")}`;
 
 /** YAML frontmatter from an ordered record, without line folding. */
 export function frontmatterText(fields: Record<string, unknown>): string {

@@ -10,7 +10,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "esbuild";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type BuiltHook, buildHooks, HOOK_HEADER, HOOK_NAMES, REPO_ROOT } from "../../scripts/build-hooks.js";
+import {
+  assertAscii,
+  type BuiltHook,
+  buildHooks,
+  HOOK_HEADER,
+  HOOK_NAMES,
+  REPO_ROOT,
+} from "../../scripts/build-hooks.js";
 import { makeRepo, runId } from "../../src/hooks/fixtures.js";
 
 let built: BuiltHook[];
@@ -96,6 +103,18 @@ describe("hook bundles", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it.each(HOOK_NAMES)("hooks/%s.cjs is ASCII throughout (V8 keeps it one byte per character)", (name) => {
+    expect(committed(name)).toMatch(/^[\u0000-\u007f]*$/);
+  });
+
+  it("the build refuses a bundle with a character outside ASCII, naming the line; ASCII passes", () => {
+    expect(() => assertAscii("x", "a\n// generated \u2014 note\n")).toThrow(
+      /hook bundle x: .* line 2; bundles must be ASCII/,
+    );
+    expect(() => assertAscii("x", "a\n\u00e9")).toThrow(/line 2/);
+    expect(assertAscii("x", "a\n\u007f~")).toBe("a\n\u007f~");
   });
 
   it("the PreToolUse bundle contains neither zod nor the validator nor the SubagentStop logic", () => {
