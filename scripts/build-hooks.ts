@@ -18,7 +18,7 @@ import { builtinModules } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type BuildOptions, build, type Metafile, type Plugin } from "esbuild";
-import { HOOK_BUNDLE_EXT } from "../src/hosts/output-path.js";
+import { HOOK_BUNDLE_EXT, LAZY_PARTS_LINE } from "../src/hosts/output-path.js";
 
 /** ASCII, like the whole bundle (see `assertAscii`). */
 export const HOOK_HEADER = "// generated - do not edit; regenerate with npm run build";
@@ -309,13 +309,24 @@ export async function buildHook(name: HookName, root: string = REPO_ROOT): Promi
   return {
     name,
     path: bundlePath(name),
-    text: assertAscii(
-      name,
-      outputText(result.outputFiles, HOOK_BUNDLE_EXT) +
-        [...chunks].map(([l, c]) => lazyPayload(l, c)).join(""),
-    ),
+    text: assertAscii(name, withLazyParts(name, outputText(result.outputFiles, HOOK_BUNDLE_EXT), chunks)),
     inputs: [...new Set([...own, ...[...chunks.values()].flatMap((c) => c.inputs)])].sort(),
   };
+}
+
+/** The bundle's code, then (when it has lazy modules) the `LAZY_PARTS_LINE` and each lazy module's payload. */
+export function withLazyParts(
+  name: string,
+  code: string,
+  chunks: ReadonlyMap<LazyModule, LazyChunk>,
+): string {
+  if (chunks.size === 0) return code;
+  if (code.includes(LAZY_PARTS_LINE))
+    throw new Error(
+      `hook bundle ${name}: its code contains ${LAZY_PARTS_LINE}, which ends the code for the launcher`,
+    );
+  const parts = [...chunks].map(([l, c]) => lazyPayload(l, c)).join("");
+  return `${code.endsWith("\n") ? code : `${code}\n`}${LAZY_PARTS_LINE}\n${parts.replace(/^\n/, "")}`;
 }
 
 /**

@@ -19,6 +19,7 @@ import { makeTree } from "../../tests/helpers/temp-tree.js";
 import { COMPILE_CACHE_TAG } from "./compile-cache.js";
 import { hookCommand, launcherScript } from "./launcher.js";
 import { DEVRITES_HOOK_MARKER } from "./merge.js";
+import { LAZY_PARTS_LINE } from "./output-path.js";
 
 /**
  * A stand-in bundle in the launcher's contract: CommonJS exporting `(stdin bytes) => answer`. It echoes its
@@ -260,6 +261,23 @@ describe("hookCommand, run by a shell", () => {
     });
     const r = run(cmd, base, LEAF, { PLUGIN_DIR: join(base, "plugin") });
     expect(r).toMatchObject({ code: 0, stdout: `bundle saw ${LEAF}` });
+  });
+});
+
+describe("the launcher compiles a bundle's code, not its lazy parts", () => {
+  it("compiles only the text before the lazy-parts line (what follows is never code to it)", () => {
+    const code = `module.exports = () => ({ exitCode: 0, stdout: "code only", stderr: "" });\n`;
+    const t = makeTree({
+      ".devrites/hooks/pre-tool-use.cjs": `${code}${LAZY_PARTS_LINE}\nthis is not ) JavaScript\n`,
+    });
+    try {
+      expect(run(guard(), t.base, LEAF)).toMatchObject({ code: 0, stdout: "code only" });
+      // near miss: without the line the same text is compiled whole, fails, and a leaf is denied
+      writeFileSync(join(t.base, ".devrites/hooks/pre-tool-use.cjs"), `${code}this is not ) JavaScript\n`);
+      expect(run(guard(), t.base, LEAF)).toMatchObject({ code: 2 });
+    } finally {
+      t.cleanup();
+    }
   });
 });
 

@@ -21,7 +21,7 @@
 
 import { COMPILE_CACHE_JS } from "./compile-cache.js";
 import { DEVRITES_HOOK_MARKER } from "./merge.js";
-import { HOOK_BUNDLE_EXT, HOOKS_DIR } from "./output-path.js";
+import { HOOK_BUNDLE_EXT, HOOKS_DIR, LAZY_PARTS_LINE } from "./output-path.js";
 
 export interface LauncherOptions {
   /** Deny a leaf (exit 2) when the bundle cannot answer. True for the guard. */
@@ -80,7 +80,9 @@ export function launcherScript(opts: LauncherOptions): string {
     // the cache entry is chosen by caller kind (see compile-cache.ts)
     'try{const B=p.resolve(b),m={exports:{}},T=f.readFileSync(B,"utf8");' +
       'globalThis[Symbol.for("devrites.source")]={filename:B,text:T};' +
-      'Q(T,["module","exports","require","__filename","__dirname"],B,i.includes("agent_type")?"leaf":"root")' +
+      // only the code: the lazy parts after LAZY_PARTS_LINE are comments
+      `const E=T.indexOf(${JSON.stringify(`\n${LAZY_PARTS_LINE}\n`)});` +
+      'Q(E<0?T:T.slice(0,E+1),["module","exports","require","__filename","__dirname"],B,i.includes("agent_type")?"leaf":"root")' +
       "(m,m.exports,require,B,p.dirname(B));const h=m.exports;" +
       'if(typeof h!=="function")x(b+" exports no hook function");const r=h(i);' +
       `if(r!==null&&typeof r==="object"&&typeof r.then==="function"){setTimeout(()=>x(b+" gave no answer within ${timeoutMs / 1000} s"),${timeoutMs});r.then(y,z)}` +

@@ -108,3 +108,10 @@ export async function checkOutputOnDisk(target: string, rel: string): Promise<Di
   }
   return null;
 }
+
+/**
+ * The line that ends a bundle's code when lazily loaded parts follow it (as comments, see
+ * `scripts/build-hooks.ts`). The launcher compiles only the text before it: the rest is comments, and compiling
+ * and comparing them for the code cache cost time on every call. The build refuses code that contains it.
+ */
+export const LAZY_PARTS_LINE = "//devrites-lazy-parts";

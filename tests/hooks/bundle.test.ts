@@ -17,8 +17,10 @@ import {
   HOOK_HEADER,
   HOOK_NAMES,
   REPO_ROOT,
+  withLazyParts,
 } from "../../scripts/build-hooks.js";
 import { makeRepo, runId } from "../../src/hooks/fixtures.js";
+import { LAZY_PARTS_LINE } from "../../src/hosts/output-path.js";
 
 let built: BuiltHook[];
 beforeAll(async () => {
@@ -107,6 +109,29 @@ describe("hook bundles", () => {
 
   it.each(HOOK_NAMES)("hooks/%s.cjs is ASCII throughout (V8 keeps it one byte per character)", (name) => {
     expect(committed(name)).toMatch(/^[\u0000-\u007f]*$/);
+  });
+
+  it("the PreToolUse bundle's code ends at the lazy-parts line, once, before its lazy part", () => {
+    const text = committed("pre-tool-use");
+    const line = `\n${LAZY_PARTS_LINE}\n`;
+    const at = text.indexOf(line);
+    expect(at).toBeGreaterThan(0);
+    expect(text.indexOf(line, at + 1)).toBe(-1);
+    expect(text.slice(at + line.length)).toMatch(/^\/\/devrites-lazy src\/guard\/shell\/classify\.ts\n\/\//);
+    // the bundles without lazy parts have no such line
+    expect(committed("subagent-stop")).not.toContain(LAZY_PARTS_LINE);
+  });
+
+  it("the build refuses code that contains the lazy-parts line; code without lazy parts is left as it is", () => {
+    const lazy = { importers: [], specifier: "./x.js", source: "src/x.ts", exports: ["f"] };
+    const chunks = new Map([[lazy, { text: "exports.f = () => 1;\n", inputs: [] }]]);
+    expect(() => withLazyParts("x", `const s = \`\n${LAZY_PARTS_LINE}\n\`;\n`, chunks)).toThrow(
+      /hook bundle x: its code contains \/\/devrites-lazy-parts/,
+    );
+    expect(withLazyParts("x", "code();\n", chunks)).toBe(
+      `code();\n${LAZY_PARTS_LINE}\n//devrites-lazy src/x.ts\n//exports.f = () => 1;\n`,
+    );
+    expect(withLazyParts("x", "code();", new Map())).toBe("code();");
   });
 
   it("the build refuses a bundle with a character outside ASCII, naming the line; ASCII passes", () => {
