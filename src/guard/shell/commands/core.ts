@@ -169,18 +169,33 @@ const doubleBracket: Handler = (args, cx) =>
       ]
     : NONE;
 
+const DATE_LONG_VALUES = ["date", "file", "reference", "rfc-3339"];
 const date: Handler = (args, cx) => {
   for (let k = 0; k < args.length; k += 1) {
     const t = literal(args[k]);
     if (t === undefined)
       return [unclassified(cx.what, "`date` with a variable argument", "write it literally")];
-    if (t === "-d" || t === "-f" || t === "-r" || t === "--date" || t === "--file" || t === "--reference") {
-      k += 1;
+    if (t.startsWith("--")) {
+      // Long options may be abbreviated (`--se=…` is `--set`); only --set changes anything.
+      const n = t.slice(2).split("=")[0] as string;
+      if (n !== "" && "set".startsWith(n)) return [exec(cx.what, "`date` sets the clock")];
+      if (!t.includes("=") && n.length >= 2 && DATE_LONG_VALUES.some((o) => o.startsWith(n))) k += 1;
       continue;
     }
-    if (t === "-s" || t.startsWith("--set") || (!t.startsWith("-") && !t.startsWith("+"))) {
-      return [exec(cx.what, "`date` sets the clock")];
+    if (t.startsWith("-") && t.length > 1) {
+      // A bundle such as `-us@0`: -d, -f, -r take a value (attached or the next word), -s sets the clock.
+      for (let i = 1; i < t.length; i += 1) {
+        const c = t[i] as string;
+        if (c === "s") return [exec(cx.what, "`date` sets the clock")];
+        if ("dfr".includes(c)) {
+          if (i === t.length - 1) k += 1;
+          break;
+        }
+        if (c === "I") break;
+      }
+      continue;
     }
+    if (!t.startsWith("+")) return [exec(cx.what, "`date` sets the clock")];
   }
   return NONE;
 };
@@ -420,17 +435,27 @@ const xargs: Handler = (args, cx) => {
   }
   if (p.ambiguous.length > 0)
     return [unclassified(cx.what, "a variable xargs argument", "write it literally")];
-  const repl = optValues(p, "-I", "--replace").map((w) => literal(w));
-  if (p.unknown.includes("-i")) repl.push("{}");
+  const replWords = optValues(p, "-I", "--replace");
+  // The replace string decides which words of the command become input lines: an unknown one may be any word.
+  if (replWords.some((w) => literal(w) === undefined || literal(w) === "")) {
+    return [unclassified(cx.what, "a variable or empty xargs replace string", "write it literally")];
+  }
+  const repl = replWords.map((w) => literal(w) as string);
+  if (p.unknown.includes("-i") || (hasOpt(p, "--replace") && repl.length === 0)) repl.push("{}");
   const dyn: Word = { text: "\u0000xargs\u0000", dynamic: true, split: true, glob: false };
   const inner =
     p.operands.length > 0 ? [...p.operands] : [{ text: "echo", dynamic: false, split: false, glob: false }];
-  if (repl.length > 0 || hasOpt(p, "--replace")) {
-    const r = repl[0] ?? "{}";
+  if (repl.length > 0) {
+    // Each -I may name another string (the last one counts); every one is taken as replaced, failing closed.
     return cx.sub(
       inner.map((w) =>
-        r !== undefined && w.text.includes(r)
-          ? { text: w.text.replaceAll(r, "\u0000xargs\u0000"), dynamic: true, split: false, glob: false }
+        repl.some((r) => w.text.includes(r))
+          ? {
+              text: repl.reduce((t, r) => t.replaceAll(r, "\u0000xargs\u0000"), w.text),
+              dynamic: true,
+              split: false,
+              glob: false,
+            }
           : w,
       ),
     );
@@ -711,13 +736,14 @@ const mv = copyLike("mv", { movesSources: true });
 const lnWrites = copyLike("ln", {});
 /** `ln -s TARGET LINK`: the link is written; a link text that leaves the directory tree is refused. */
 const ln: Handler = (args, cx, name) => {
-  const symbolic = args.some((a) => {
-    const t = literal(a) ?? "";
-    return t === "--symbolic" || (/^-[A-Za-z]+$/.test(t) && t.includes("s"));
-  });
-  if (symbolic) {
-    const operands = args.filter((a) => !(literal(a) ?? "").startsWith("-"));
-    const sources = operands.length > 1 ? operands.slice(0, -1) : operands;
+  // Read the options as ln does, so that abbreviations (`--symb`) and `-t DIR` are seen: with a target directory
+  // every operand is a link text; otherwise all but the last one are (a single operand is its own link text).
+  const p = parseArgs(args, FILE_CP);
+  if (hasOpt(p, "-s", "--symbolic-link")) {
+    const sources =
+      optValues(p, "-t", "--target-directory").length > 0 || p.operands.length < 2
+        ? p.operands
+        : p.operands.slice(0, -1);
     for (const src of sources) {
       const t = literal(src);
       if (t === undefined || t.startsWith("/") || t.split("/").includes("..")) {
@@ -892,7 +918,7 @@ const link: Handler = (args, cx) =>
     ? writes(cx.what, [args[1] as Word], cx.cwds)
     : [unclassified(cx.what, "`link` needs two files", "give two")];
 
-const TAR_VALUES = "fCTXbgIKLNVH";
+const TAR_VALUES = "fCTXbgIKLNVHF";
 const tar: Handler = (args, cx) => {
   let words = [...args];
   // Old style: the first word is a bundle of letters without a dash (`tar czf out.tgz dir`); each letter that
@@ -985,6 +1011,20 @@ const tar: Handler = (args, cx) => {
         cx.what,
         "tar runs a program (compress program, to-command, volume script)",
         "drop the option",
+      ),
+    ];
+  }
+  // Any other option may run a program (`--checkpoint-action=exec=…`, `--rsh-command`), and a variable word may
+  // expand into one (GNU tar reads options after operands too).
+  if (p.unknown.length > 0) {
+    return [unclassified(cx.what, `\`tar\` with the option \`${p.unknown[0]}\``, "use its common options")];
+  }
+  if (p.ambiguous.length > 0) {
+    return [
+      unclassified(
+        cx.what,
+        `\`${showWord(p.ambiguous[0] as Word)}\` may expand into an option of \`tar\``,
+        "write the argument literally",
       ),
     ];
   }
@@ -1382,25 +1422,24 @@ const nice: Handler = (args, cx) => {
   return inner.length === 0 ? NONE : cx.sub(inner);
 };
 
-const timeCmd: Handler = (args, cx) => {
-  const out: Effect[] = [];
-  let k = 0;
-  for (; k < args.length; k += 1) {
-    const t = literal(args[k]);
-    if (t === undefined || !t.startsWith("-")) break;
-    if (t === "-o" || t === "--output") {
-      const v = args[k + 1];
-      if (v) out.push(...writes(cx.what, [v], cx.cwds));
-      k += 1;
-    } else if (t.startsWith("--output="))
-      out.push(...writes(cx.what, [{ ...(args[k] as Word), text: t.slice(9) }], cx.cwds));
-    else if (t === "-f" || t === "--format") k += 1;
-    else if (t === "--") {
-      k += 1;
-      break;
-    }
+/** GNU `time` (bash's keyword takes only -p): options are read as getopt does, so `-ao FILE` is an output file. */
+const timeCmd: Handler = (args, cx, name) => {
+  const p = parseArgs(args, {
+    posix: true,
+    flags: "apqvV",
+    values: "of",
+    longFlags: ["append", "portability", "quiet", "verbose", "version", "help"],
+    longValues: ["output", "format"],
+  });
+  if (p.unknown.length > 0) {
+    return [
+      unclassified(cx.what, `\`${name}\` with the option \`${p.unknown[0]}\``, "use -p, -f or -o FILE"),
+    ];
   }
-  return [...out, ...cx.sub(args.slice(k))];
+  if (p.ambiguous.length > 0)
+    return [unclassified(cx.what, `a variable \`${name}\` argument`, "write it literally")];
+  const out = writes(cx.what, optValues(p, "-o", "--output"), cx.cwds);
+  return p.operands.length === 0 ? out : [...out, ...cx.sub(p.operands)];
 };
 
 const stdbuf = wrapper({ values: "ioe", longValues: ["input", "output", "error"] });
