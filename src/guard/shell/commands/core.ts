@@ -389,10 +389,13 @@ const find: Handler = (args, cx) => {
   return out;
 };
 
-/** `{}` in `find -exec`, `fd -x` and `xargs -I{}` is a file name the guard does not know. */
+/**
+ * `{}` in `find -exec` and `fd -x` is a file name the guard does not know. The word keeps its own splitting and
+ * globbing: the shell expands `*{}` before find runs, so it may still become an option.
+ */
 function placeholder(w: Word): Word {
   return w.text.includes("{}")
-    ? { text: w.text.replaceAll("{}", "\u0000{}\u0000"), dynamic: true, split: false, glob: false }
+    ? { text: w.text.replaceAll("{}", "\u0000{}\u0000"), dynamic: true, split: w.split, glob: w.glob }
     : w;
 }
 
@@ -453,8 +456,8 @@ const xargs: Handler = (args, cx) => {
           ? {
               text: repl.reduce((t, r) => t.replaceAll(r, "\u0000xargs\u0000"), w.text),
               dynamic: true,
-              split: false,
-              glob: false,
+              split: w.split,
+              glob: w.glob,
             }
           : w,
       ),
@@ -1069,22 +1072,57 @@ const unzip: Handler = (args, cx) =>
     ? NONE
     : [writeUnknown(cx.what, "unzip writes the archive's files")];
 
+/** Short options of gzip, xz and zstd that take a value (`-S .gz`, `-T 4`, `-o FILE`); the union, failing closed. */
+const COMPRESSOR_VALUES = "SoTMFCDB";
+const COMPRESSOR_LONG_VALUES = [
+  "suffix",
+  "format",
+  "check",
+  "threads",
+  "memlimit",
+  "memlimit-compress",
+  "memlimit-decompress",
+  "block-size",
+  "block-list",
+  "files",
+  "files0",
+  "filters",
+  "output-dir-flat",
+  "output-dir-mirror",
+  "patch-from",
+];
+
+/**
+ * Whether a compressor only prints, lists or tests: a `-c`, `-l` or `-t` option before any word that may be an
+ * option. A letter after a value option in a bundle, or the word after it, is that value (`gzip -Sc f` compresses
+ * `f` to `fc`), and a variable word before may expand into such an option or `--`.
+ */
+function compressorReadsOnly(args: readonly Word[]): boolean {
+  for (let k = 0; k < args.length; k += 1) {
+    const w = args[k] as Word;
+    const t = literal(w);
+    if (t === undefined) {
+      if (mayBeOption(w)) return false;
+      continue;
+    }
+    if (t === "--") return false;
+    if (t.startsWith("--")) {
+      const n = t.slice(2);
+      if (["stdout", "to-stdout", "list", "test"].includes(n)) return true;
+      if (!n.includes("=") && n.length >= 2 && COMPRESSOR_LONG_VALUES.some((o) => o.startsWith(n))) k += 1;
+      continue;
+    }
+    if (!t.startsWith("-") || t.length < 2) continue;
+    const at = [...t].findIndex((c, i) => i > 0 && COMPRESSOR_VALUES.includes(c));
+    const head = at === -1 ? t.slice(1) : t.slice(1, at);
+    if (/^[a-zA-Z0-9]+$/.test(head) && /[clt]/.test(head)) return true;
+    if (at === t.length - 1) k += 1;
+  }
+  return false;
+}
+
 const compressor: Handler = (args, cx, name) =>
-  args.some((a) => {
-    const t = literal(a) ?? "";
-    return (
-      t === "-c" ||
-      t === "--stdout" ||
-      t === "--to-stdout" ||
-      t === "-l" ||
-      t === "--list" ||
-      t === "-t" ||
-      t === "--test" ||
-      (/^-[a-zA-Z0-9]+$/.test(t) && (t.includes("c") || t.includes("l") || t.includes("t")))
-    );
-  })
-    ? NONE
-    : [writeUnknown(cx.what, `\`${name}\` replaces files in place`)];
+  compressorReadsOnly(args) ? NONE : [writeUnknown(cx.what, `\`${name}\` replaces files in place`)];
 
 const patch: Handler = (args, cx) =>
   args.some((a) => literal(a) === "--dry-run" || literal(a) === "-C" || literal(a) === "--check")
