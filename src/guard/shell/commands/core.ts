@@ -1074,17 +1074,16 @@ const unzip: Handler = (args, cx) =>
 
 /** Short options of gzip, xz and zstd that take a value (`-S .gz`, `-T 4`, `-o FILE`); the union, failing closed. */
 const COMPRESSOR_VALUES = "SoTMFCDB";
+/** Their long options that take a value; an abbreviation counts for every name it begins (`--memlimit`, `--files`). */
 const COMPRESSOR_LONG_VALUES = [
   "suffix",
   "format",
   "check",
   "threads",
-  "memlimit",
   "memlimit-compress",
   "memlimit-decompress",
   "block-size",
   "block-list",
-  "files",
   "files0",
   "filters",
   "output-dir-flat",
@@ -1109,11 +1108,12 @@ function compressorReadsOnly(args: readonly Word[]): boolean {
     if (t.startsWith("--")) {
       const n = t.slice(2);
       if (["stdout", "to-stdout", "list", "test"].includes(n)) return true;
-      if (!n.includes("=") && n.length >= 2 && COMPRESSOR_LONG_VALUES.some((o) => o.startsWith(n))) k += 1;
+      // `--suffix=.z` carries its value: no name begins with `suffix=.z`
+      if (COMPRESSOR_LONG_VALUES.some((o) => o.startsWith(n))) k += 1;
       continue;
     }
-    if (!t.startsWith("-") || t.length < 2) continue;
-    const at = [...t].findIndex((c, i) => i > 0 && COMPRESSOR_VALUES.includes(c));
+    if (!t.startsWith("-")) continue;
+    const at = [...t].findIndex((c) => COMPRESSOR_VALUES.includes(c));
     const head = at === -1 ? t.slice(1) : t.slice(1, at);
     if (/^[a-zA-Z0-9]+$/.test(head) && /[clt]/.test(head)) return true;
     if (at === t.length - 1) k += 1;
