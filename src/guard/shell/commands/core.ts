@@ -1308,10 +1308,7 @@ const waitBuiltin: Handler = (args, cx) =>
 // ---------------------------------------------------------------- wrappers that run another command
 
 /** Skip a wrapper's options (POSIX style), then classify the wrapped command. */
-function wrapper(
-  spec: OptSpec,
-  opts: { refuse?: string[]; chdir?: string[]; positional?: number } = {},
-): Handler {
+function wrapper(spec: OptSpec, opts: { refuse?: string[]; chdir?: string[] } = {}): Handler {
   return (args, cx, name) => {
     const p = parseArgs(args, { ...spec, posix: true });
     if (p.unknown.length > 0) {
@@ -1333,9 +1330,7 @@ function wrapper(
     }
     let cwds: Cwd[] = cx.cwds;
     for (const o of p.opts) if (opts.chdir?.includes(o.name)) cwds = enter(cwds, o.value);
-    const inner = p.operands.slice(opts.positional ?? 0);
-    if (inner.length === 0) return NONE;
-    return cx.sub(inner, cwds);
+    return p.operands.length === 0 ? NONE : cx.sub(p.operands, cwds);
   };
 }
 
