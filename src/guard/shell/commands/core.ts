@@ -145,7 +145,7 @@ export function strict(
 // ---------------------------------------------------------------- read-only utilities with dangerous options
 
 const printf: Handler = (args, cx) =>
-  literal(args[0]) === "-v" || (args[0] !== undefined && mayBeOption(args[0]) && literal(args[0]) !== "--")
+  args[0] !== undefined && mayBeOption(args[0]) && literal(args[0]) !== "--"
     ? [unclassified(cx.what, "`printf -v` assigns through a name that can evaluate code", "print to stdout")]
     : NONE;
 
@@ -205,7 +205,7 @@ const fileCmd: Handler = (args, cx) => {
     return [writeUnknown(cx.what, "a variable `file` argument may be -C, which compiles a magic file")];
   return args.some((a) => {
     const t = literal(a) ?? "";
-    return t === "-C" || t === "--compile" || (/^-[A-Za-z]+$/.test(t) && t.includes("C"));
+    return t === "--compile" || (/^-[A-Za-z]+$/.test(t) && t.includes("C"));
   })
     ? [writeUnknown(cx.what, "`file -C` compiles a magic file")]
     : NONE;
@@ -232,7 +232,6 @@ const sort: Handler = (args, cx) => {
       "random-sort",
       "reverse",
       "version-sort",
-      "check",
       "debug",
       "merge",
       "stable",
@@ -580,8 +579,7 @@ const sed: Handler = (args, cx) => {
   if (!r.ok) return [r.effect];
   if (hasOpt(r.p, "--in-place")) {
     inPlace = true;
-    const v = r.p.opts.find((o) => o.name === "--in-place")?.value;
-    suffix = v ? literal(v) : undefined;
+    suffix = literal(optValues(r.p, "--in-place")[0]);
   }
   if (hasOpt(r.p, "-f", "--file")) {
     return [
@@ -628,9 +626,7 @@ const yq: Handler = (args, cx) => {
   if (option) return [writeUnknown(cx.what, `\`${showWord(option)}\` may expand into \`yq -i\``)];
   const inPlace = args.some((a) => {
     const t = literal(a) ?? "";
-    return (
-      t === "-i" || t === "--inplace" || (/^-[a-zA-Z]+$/.test(t) && t.includes("i") && !t.startsWith("--"))
-    );
+    return t === "--inplace" || (/^-[a-zA-Z]+$/.test(t) && t.includes("i"));
   });
   if (args.some((a) => (literal(a) ?? "").startsWith("--split-exp") || (literal(a) ?? "") === "-s")) {
     return [writeUnknown(cx.what, "`yq --split-exp` writes a file per document")];
@@ -927,7 +923,7 @@ const tar: Handler = (args, cx) => {
   // Old style: the first word is a bundle of letters without a dash (`tar czf out.tgz dir`); each letter that
   // takes a value consumes the next word in turn.
   const first = literal(words[0]);
-  if (first !== undefined && !first.startsWith("-") && /^[A-Za-z]+$/.test(first)) {
+  if (first !== undefined && /^[A-Za-z]+$/.test(first)) {
     const expanded: Word[] = [];
     let next = 1;
     for (const c of first) {
@@ -966,7 +962,6 @@ const tar: Handler = (args, cx) => {
       "keep-old-files",
       "overwrite",
       "no-same-owner",
-      "strip-components",
       "remove-files",
       "dereference",
       "preserve-permissions",
@@ -1173,7 +1168,7 @@ const curl: Handler = (args, cx) => {
       }
       continue;
     }
-    if (t.startsWith("-") && t.length > 1) {
+    if (t.startsWith("-")) {
       for (let c = 1; c < t.length; c += 1) {
         const ch = t[c] as string;
         if (ch === "o") {
@@ -1197,7 +1192,7 @@ const curl: Handler = (args, cx) => {
 };
 
 const wget: Handler = (args, cx) => {
-  const safe = new Set(["-q", "--quiet", "-nv", "--no-verbose", "-S", "--server-response", "--spider"]);
+  const safe = new Set(["-q", "--quiet", "-nv", "--no-verbose", "-S", "--server-response"]);
   let toStdout = false;
   for (let k = 0; k < args.length; k += 1) {
     const t = literal(args[k]);
@@ -1268,7 +1263,10 @@ const command: Handler = (args, cx) => {
 };
 
 const hash: Handler = (args, cx) =>
-  args.some((a) => (literal(a) ?? "-p").startsWith("-p") || (literal(a) ?? "").startsWith("-d"))
+  args.some((a) => {
+    const t = literal(a);
+    return t === undefined || t.startsWith("-p") || t.startsWith("-d");
+  })
     ? [
         unclassified(
           cx.what,
@@ -1279,7 +1277,7 @@ const hash: Handler = (args, cx) =>
     : NONE;
 
 const trap: Handler = (args, cx) =>
-  args.length === 0 || args.every((a) => ["-l", "-p"].includes(literal(a) ?? ""))
+  args.every((a) => ["-l", "-p"].includes(literal(a) ?? ""))
     ? NONE
     : [unclassified(cx.what, "`trap` installs code to run later", "run the code directly")];
 
