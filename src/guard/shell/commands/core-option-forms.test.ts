@@ -50,6 +50,15 @@ describe("ln -s with a target directory: every operand is a link text", () => {
   ]);
 });
 
+describe("chmod: one mode word that looks like an option", () => {
+  check([
+    ["chmod -x f", ["write f@/r"]],
+    ["chmod -x -- f", ["write f@/r"]],
+    // a second one is read as an option, which chmod does not have
+    ["chmod -x -w f", ["shell-unclassified: `chmod` with the option `-w`"]],
+  ]);
+});
+
 describe("time: the long flags it accepts", () => {
   it.each(["portability", "quiet", "verbose", "append"])("time --%s rm a runs rm a", (o) => {
     expect(runHandler(CORE, `time --${o} rm a`)).toEqual(["exec: sub rm a @/r"]);

@@ -23,6 +23,8 @@ describe("a value option at the end of the line", () => {
     // old-style letters: `C` finds no word left for its value, so no mode letter follows as an option
     ["tar fCx a.tar", ["shell-unclassified: tar without a recognised mode"]],
     ["tar tf a.tar", []],
+    ["curl --output", ["exec: curl reaches the network; use the host's web fetch tool"]],
+    ["curl --out", ["exec: curl reaches the network; use the host's web fetch tool"]],
   ]);
 });
 

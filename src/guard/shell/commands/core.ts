@@ -902,7 +902,7 @@ const dd: Handler = (args, cx) => {
   for (const a of args) {
     const t = literal(a);
     if (t === undefined) {
-      if (a.text.startsWith("of=") || mayBeOption(a) || a.text.startsWith("\u0000")) {
+      if (a.text.startsWith("of=") || mayBeOption(a)) {
         return [writeUnknown(cx.what, "`dd` with a variable operand")];
       }
       continue;
