@@ -145,7 +145,7 @@ export function strict(
 // ---------------------------------------------------------------- read-only utilities with dangerous options
 
 const printf: Handler = (args, cx) =>
-  literal(args[0]) === "-v" || (args[0] !== undefined && mayBeOption(args[0]) && literal(args[0]) !== "--")
+  args[0] !== undefined && mayBeOption(args[0]) && literal(args[0]) !== "--"
     ? [unclassified(cx.what, "`printf -v` assigns through a name that can evaluate code", "print to stdout")]
     : NONE;
 
@@ -205,7 +205,7 @@ const fileCmd: Handler = (args, cx) => {
     return [writeUnknown(cx.what, "a variable `file` argument may be -C, which compiles a magic file")];
   return args.some((a) => {
     const t = literal(a) ?? "";
-    return t === "-C" || t === "--compile" || (/^-[A-Za-z]+$/.test(t) && t.includes("C"));
+    return t === "--compile" || (/^-[A-Za-z]+$/.test(t) && t.includes("C"));
   })
     ? [writeUnknown(cx.what, "`file -C` compiles a magic file")]
     : NONE;
@@ -232,7 +232,6 @@ const sort: Handler = (args, cx) => {
       "random-sort",
       "reverse",
       "version-sort",
-      "check",
       "debug",
       "merge",
       "stable",
@@ -389,10 +388,13 @@ const find: Handler = (args, cx) => {
   return out;
 };
 
-/** `{}` in `find -exec`, `fd -x` and `xargs -I{}` is a file name the guard does not know. */
+/**
+ * `{}` in `find -exec` and `fd -x` is a file name the guard does not know. The word keeps its own splitting and
+ * globbing: the shell expands `*{}` before find runs, so it may still become an option.
+ */
 function placeholder(w: Word): Word {
   return w.text.includes("{}")
-    ? { text: w.text.replaceAll("{}", "\u0000{}\u0000"), dynamic: true, split: false, glob: false }
+    ? { text: w.text.replaceAll("{}", "\u0000{}\u0000"), dynamic: true, split: w.split, glob: w.glob }
     : w;
 }
 
@@ -453,8 +455,8 @@ const xargs: Handler = (args, cx) => {
           ? {
               text: repl.reduce((t, r) => t.replaceAll(r, "\u0000xargs\u0000"), w.text),
               dynamic: true,
-              split: false,
-              glob: false,
+              split: w.split,
+              glob: w.glob,
             }
           : w,
       ),
@@ -577,8 +579,7 @@ const sed: Handler = (args, cx) => {
   if (!r.ok) return [r.effect];
   if (hasOpt(r.p, "--in-place")) {
     inPlace = true;
-    const v = r.p.opts.find((o) => o.name === "--in-place")?.value;
-    suffix = v ? literal(v) : undefined;
+    suffix = literal(optValues(r.p, "--in-place")[0]);
   }
   if (hasOpt(r.p, "-f", "--file")) {
     return [
@@ -625,9 +626,7 @@ const yq: Handler = (args, cx) => {
   if (option) return [writeUnknown(cx.what, `\`${showWord(option)}\` may expand into \`yq -i\``)];
   const inPlace = args.some((a) => {
     const t = literal(a) ?? "";
-    return (
-      t === "-i" || t === "--inplace" || (/^-[a-zA-Z]+$/.test(t) && t.includes("i") && !t.startsWith("--"))
-    );
+    return t === "--inplace" || (/^-[a-zA-Z]+$/.test(t) && t.includes("i"));
   });
   if (args.some((a) => (literal(a) ?? "").startsWith("--split-exp") || (literal(a) ?? "") === "-s")) {
     return [writeUnknown(cx.what, "`yq --split-exp` writes a file per document")];
@@ -903,7 +902,7 @@ const dd: Handler = (args, cx) => {
   for (const a of args) {
     const t = literal(a);
     if (t === undefined) {
-      if (a.text.startsWith("of=") || mayBeOption(a) || a.text.startsWith("\u0000")) {
+      if (a.text.startsWith("of=") || mayBeOption(a)) {
         return [writeUnknown(cx.what, "`dd` with a variable operand")];
       }
       continue;
@@ -924,7 +923,7 @@ const tar: Handler = (args, cx) => {
   // Old style: the first word is a bundle of letters without a dash (`tar czf out.tgz dir`); each letter that
   // takes a value consumes the next word in turn.
   const first = literal(words[0]);
-  if (first !== undefined && !first.startsWith("-") && /^[A-Za-z]+$/.test(first)) {
+  if (first !== undefined && /^[A-Za-z]+$/.test(first)) {
     const expanded: Word[] = [];
     let next = 1;
     for (const c of first) {
@@ -963,7 +962,6 @@ const tar: Handler = (args, cx) => {
       "keep-old-files",
       "overwrite",
       "no-same-owner",
-      "strip-components",
       "remove-files",
       "dereference",
       "preserve-permissions",
@@ -1069,22 +1067,57 @@ const unzip: Handler = (args, cx) =>
     ? NONE
     : [writeUnknown(cx.what, "unzip writes the archive's files")];
 
+/** Short options of gzip, xz and zstd that take a value (`-S .gz`, `-T 4`, `-o FILE`); the union, failing closed. */
+const COMPRESSOR_VALUES = "SoTMFCDB";
+/** Their long options that take a value; an abbreviation counts for every name it begins (`--memlimit`, `--files`). */
+const COMPRESSOR_LONG_VALUES = [
+  "suffix",
+  "format",
+  "check",
+  "threads",
+  "memlimit-compress",
+  "memlimit-decompress",
+  "block-size",
+  "block-list",
+  "files0",
+  "filters",
+  "output-dir-flat",
+  "output-dir-mirror",
+  "patch-from",
+];
+
+/**
+ * Whether a compressor only prints, lists or tests: a `-c`, `-l` or `-t` option before any word that may be an
+ * option. A letter after a value option in a bundle, or the word after it, is that value (`gzip -Sc f` compresses
+ * `f` to `fc`), and a variable word before may expand into such an option or `--`.
+ */
+function compressorReadsOnly(args: readonly Word[]): boolean {
+  for (let k = 0; k < args.length; k += 1) {
+    const w = args[k] as Word;
+    const t = literal(w);
+    if (t === undefined) {
+      if (mayBeOption(w)) return false;
+      continue;
+    }
+    if (t === "--") return false;
+    if (t.startsWith("--")) {
+      const n = t.slice(2);
+      if (["stdout", "to-stdout", "list", "test"].includes(n)) return true;
+      // `--suffix=.z` carries its value: no name begins with `suffix=.z`
+      if (COMPRESSOR_LONG_VALUES.some((o) => o.startsWith(n))) k += 1;
+      continue;
+    }
+    if (!t.startsWith("-")) continue;
+    const at = [...t].findIndex((c) => COMPRESSOR_VALUES.includes(c));
+    const head = at === -1 ? t.slice(1) : t.slice(1, at);
+    if (/^[a-zA-Z0-9]+$/.test(head) && /[clt]/.test(head)) return true;
+    if (at === t.length - 1) k += 1;
+  }
+  return false;
+}
+
 const compressor: Handler = (args, cx, name) =>
-  args.some((a) => {
-    const t = literal(a) ?? "";
-    return (
-      t === "-c" ||
-      t === "--stdout" ||
-      t === "--to-stdout" ||
-      t === "-l" ||
-      t === "--list" ||
-      t === "-t" ||
-      t === "--test" ||
-      (/^-[a-zA-Z0-9]+$/.test(t) && (t.includes("c") || t.includes("l") || t.includes("t")))
-    );
-  })
-    ? NONE
-    : [writeUnknown(cx.what, `\`${name}\` replaces files in place`)];
+  compressorReadsOnly(args) ? NONE : [writeUnknown(cx.what, `\`${name}\` replaces files in place`)];
 
 const patch: Handler = (args, cx) =>
   args.some((a) => literal(a) === "--dry-run" || literal(a) === "-C" || literal(a) === "--check")
@@ -1135,7 +1168,7 @@ const curl: Handler = (args, cx) => {
       }
       continue;
     }
-    if (t.startsWith("-") && t.length > 1) {
+    if (t.startsWith("-")) {
       for (let c = 1; c < t.length; c += 1) {
         const ch = t[c] as string;
         if (ch === "o") {
@@ -1159,7 +1192,7 @@ const curl: Handler = (args, cx) => {
 };
 
 const wget: Handler = (args, cx) => {
-  const safe = new Set(["-q", "--quiet", "-nv", "--no-verbose", "-S", "--server-response", "--spider"]);
+  const safe = new Set(["-q", "--quiet", "-nv", "--no-verbose", "-S", "--server-response"]);
   let toStdout = false;
   for (let k = 0; k < args.length; k += 1) {
     const t = literal(args[k]);
@@ -1230,7 +1263,10 @@ const command: Handler = (args, cx) => {
 };
 
 const hash: Handler = (args, cx) =>
-  args.some((a) => (literal(a) ?? "-p").startsWith("-p") || (literal(a) ?? "").startsWith("-d"))
+  args.some((a) => {
+    const t = literal(a);
+    return t === undefined || t.startsWith("-p") || t.startsWith("-d");
+  })
     ? [
         unclassified(
           cx.what,
@@ -1241,7 +1277,7 @@ const hash: Handler = (args, cx) =>
     : NONE;
 
 const trap: Handler = (args, cx) =>
-  args.length === 0 || args.every((a) => ["-l", "-p"].includes(literal(a) ?? ""))
+  args.every((a) => ["-l", "-p"].includes(literal(a) ?? ""))
     ? NONE
     : [unclassified(cx.what, "`trap` installs code to run later", "run the code directly")];
 
@@ -1270,10 +1306,7 @@ const waitBuiltin: Handler = (args, cx) =>
 // ---------------------------------------------------------------- wrappers that run another command
 
 /** Skip a wrapper's options (POSIX style), then classify the wrapped command. */
-function wrapper(
-  spec: OptSpec,
-  opts: { refuse?: string[]; chdir?: string[]; positional?: number } = {},
-): Handler {
+function wrapper(spec: OptSpec, opts: { refuse?: string[]; chdir?: string[] } = {}): Handler {
   return (args, cx, name) => {
     const p = parseArgs(args, { ...spec, posix: true });
     if (p.unknown.length > 0) {
@@ -1295,9 +1328,7 @@ function wrapper(
     }
     let cwds: Cwd[] = cx.cwds;
     for (const o of p.opts) if (opts.chdir?.includes(o.name)) cwds = enter(cwds, o.value);
-    const inner = p.operands.slice(opts.positional ?? 0);
-    if (inner.length === 0) return NONE;
-    return cx.sub(inner, cwds);
+    return p.operands.length === 0 ? NONE : cx.sub(p.operands, cwds);
   };
 }
 
