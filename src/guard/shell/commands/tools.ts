@@ -165,11 +165,11 @@ const node = interpreter({
   proof: ["--test"],
   check: ["-c", "--check"],
 });
+// No check-only form for perl: `perl -c` still runs BEGIN blocks and `use` imports, which are code.
 const perl = interpreter({
   code: ["-e", "-E"],
   valued: ["-I", "-M", "-m"],
   info: ["-v", "-V", "--version", "-h"],
-  check: ["-c"],
 });
 const ruby = interpreter({
   code: ["-e"],
