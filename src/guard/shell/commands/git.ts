@@ -196,6 +196,18 @@ function outputFiles(args: readonly Word[], cx: CmdCx, sub: string): Effect[] {
   return out;
 }
 
+/** The first of `args` that is `-u` or (an abbreviation of) one of the long options `longs`, if any. */
+function programOption(args: readonly Word[], longs: readonly string[]): string | undefined {
+  for (const a of args) {
+    const t = literal(a);
+    if (t === undefined) continue;
+    if (t === "--") return undefined;
+    const name = t.split("=")[0] as string;
+    if (name === "-u" || (name.length > 2 && longs.some((l) => l.startsWith(name)))) return t;
+  }
+  return undefined;
+}
+
 function branch(args: readonly Word[], cx: CmdCx): Effect[] {
   const mutating = new Set([
     "-d",
@@ -506,7 +518,15 @@ export const git: Handler = (args, cx) => {
       return rest.some((a) => literal(a) === "--stdout")
         ? NONE
         : [writeUnknown(cx.what, "`git format-patch` writes numbered patch files; use --stdout")];
+    case "ls-remote":
     case "archive": {
+      // `--upload-pack=<exec>` (ls-remote) and `--exec=<cmd>` (archive, with --remote) name a program git runs;
+      // git also takes any unambiguous abbreviation of a long option.
+      const program = programOption(rest, sub === "archive" ? ["--exec", "--remote"] : ["--upload-pack"]);
+      if (program !== undefined) {
+        return [unclassified(cx.what, `\`git ${sub} ${program}\` runs a program`, "drop the option")];
+      }
+      if (sub === "ls-remote") return outputFiles(rest, cx, sub);
       const out = outputFiles(rest, cx, sub);
       for (let j = 0; j < rest.length; j += 1) {
         const t = literal(rest[j]);
