@@ -1,10 +1,11 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: shell syntax in test inputs, not templates
 /**
- * git, option by option: every option that deletes, moves, copies or sets the upstream of a branch mutates, every
- * listing option keeps `git branch|tag` read-only and hides its value from the name search, every config flag that
- * writes mutates while a valued flag's value is no key, the list-form subcommands read only in their listing forms,
- * the global options git accepts before a subcommand are known one by one, and an option that names a program git
- * runs (`ls-remote --upload-pack`, `archive --exec`) is refused.
+ * git, option by option: every option that deletes, moves, copies or sets the upstream of a branch mutates, and so
+ * does any abbreviation git accepts for it; filters (`--contains`, `--merged` …) keep `git branch|tag` a listing
+ * and hide their value from the name search, while `--sort`/`--format` do not turn `git branch|tag <name>` into a
+ * listing; every config flag that writes mutates while a valued flag's value is no key; the list-form subcommands
+ * read only in their listing forms; the global options git accepts before a subcommand are known one by one; and an
+ * option that names a program git runs (`ls-remote --upload-pack`, `archive --exec`) is refused.
  * Handlers are called directly (see ./test-cx.ts).
  */
 
@@ -330,5 +331,141 @@ describe("git options that name a program to run", () => {
     ["git archive --rem=origin HEAD", ["shell-unclassified: `git archive --rem=origin` runs a program"]],
     ["git archive --format=tar HEAD", []],
     ["git archive -o a.tar --format=tar HEAD", ["write a.tar@/r"]],
+  ]);
+});
+
+describe("git long options: abbreviations, and sort or format options that do not ask for a listing", () => {
+  check([
+    ["git branch --sort=-committerdate", []],
+    [
+      "git branch --sort=-committerdate new",
+      [
+        "git-mutation: `git branch <name>` changes the repository (refs, index, objects, configuration or a remote)",
+      ],
+    ],
+    [
+      "git branch --sort -committerdate new",
+      [
+        "git-mutation: `git branch <name>` changes the repository (refs, index, objects, configuration or a remote)",
+      ],
+    ],
+    [
+      "git branch --format=%(refname) new",
+      [
+        "git-mutation: `git branch <name>` changes the repository (refs, index, objects, configuration or a remote)",
+      ],
+    ],
+    [
+      "git branch --format %(refname) new",
+      [
+        "git-mutation: `git branch <name>` changes the repository (refs, index, objects, configuration or a remote)",
+      ],
+    ],
+    [
+      "git branch --abbrev=7 new",
+      [
+        "git-mutation: `git branch <name>` changes the repository (refs, index, objects, configuration or a remote)",
+      ],
+    ],
+    [
+      "git branch --column new",
+      [
+        "git-mutation: `git branch <name>` changes the repository (refs, index, objects, configuration or a remote)",
+      ],
+    ],
+    ["git branch -v --abbrev=7", []],
+    ["git branch --sort=-committerdate --merged main", []],
+    [
+      "git branch --unset-up",
+      [
+        "git-mutation: `git branch (create, delete, move, copy or set upstream)` changes the repository (refs, index, objects, configuration or a remote)",
+      ],
+    ],
+    [
+      "git branch --edit-desc",
+      [
+        "git-mutation: `git branch (create, delete, move, copy or set upstream)` changes the repository (refs, index, objects, configuration or a remote)",
+      ],
+    ],
+    [
+      "git branch --set-up=o/x",
+      [
+        "git-mutation: `git branch (create, delete, move, copy or set upstream)` changes the repository (refs, index, objects, configuration or a remote)",
+      ],
+    ],
+    [
+      "git branch --del old",
+      [
+        "git-mutation: `git branch (create, delete, move, copy or set upstream)` changes the repository (refs, index, objects, configuration or a remote)",
+      ],
+    ],
+    [
+      "git branch --no-t x o/x",
+      [
+        "git-mutation: `git branch (create, delete, move, copy or set upstream)` changes the repository (refs, index, objects, configuration or a remote)",
+      ],
+    ],
+    ["git branch --no-merged main", []],
+    ["git branch --show-current x", []],
+    [
+      "git branch feature",
+      [
+        "git-mutation: `git branch <name>` changes the repository (refs, index, objects, configuration or a remote)",
+      ],
+    ],
+    ["git tag --sort=-v:refname", []],
+    [
+      "git tag --sort=-v:refname v1",
+      [
+        "git-mutation: `git tag <name>` changes the repository (refs, index, objects, configuration or a remote)",
+      ],
+    ],
+    [
+      "git tag --sort -v:refname v1",
+      [
+        "git-mutation: `git tag <name>` changes the repository (refs, index, objects, configuration or a remote)",
+      ],
+    ],
+    [
+      "git tag --format=%(refname) v1",
+      [
+        "git-mutation: `git tag <name>` changes the repository (refs, index, objects, configuration or a remote)",
+      ],
+    ],
+    [
+      "git tag --column v1",
+      [
+        "git-mutation: `git tag <name>` changes the repository (refs, index, objects, configuration or a remote)",
+      ],
+    ],
+    ["git tag --no-column", []],
+    ['git tag --sort=-v:refname -l "v*"', []],
+    [
+      "git config --uns user.name",
+      [
+        "git-mutation: `git config --uns` changes the repository (refs, index, objects, configuration or a remote)",
+      ],
+    ],
+    [
+      "git config --remove-s a",
+      [
+        "git-mutation: `git config --remove-s` changes the repository (refs, index, objects, configuration or a remote)",
+      ],
+    ],
+    [
+      "git config --ed",
+      [
+        "git-mutation: `git config --ed` changes the repository (refs, index, objects, configuration or a remote)",
+      ],
+    ],
+    [
+      "git config --unset-a k",
+      [
+        "git-mutation: `git config --unset-a` changes the repository (refs, index, objects, configuration or a remote)",
+      ],
+    ],
+    ["git config --get-regexp user", []],
+    ["git config --global --list", []],
+    ["git config --show-origin user.name", []],
   ]);
 });

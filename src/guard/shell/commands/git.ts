@@ -208,6 +208,15 @@ function programOption(args: readonly Word[], longs: readonly string[]): string 
   return undefined;
 }
 
+/** Whether `name` is an abbreviation of one of the long options `longs` (git takes any unambiguous prefix). */
+function abbreviates(name: string, longs: ReadonlySet<string>): boolean {
+  return (
+    name.startsWith("--") &&
+    name.length > 2 &&
+    [...longs].some((l) => l.startsWith("--") && l.startsWith(name))
+  );
+}
+
 function branch(args: readonly Word[], cx: CmdCx): Effect[] {
   const mutating = new Set([
     "-d",
@@ -230,17 +239,10 @@ function branch(args: readonly Word[], cx: CmdCx): Effect[] {
     "--no-track",
     "--create-reflog",
   ]);
-  const valued = new Set([
-    "--contains",
-    "--no-contains",
-    "--merged",
-    "--no-merged",
-    "--points-at",
-    "--sort",
-    "--format",
-    "--abbrev",
-    "--column",
-  ]);
+  // Filters put git branch into list mode; --sort, --format, --abbrev and --column do not (`git branch --sort=x
+  // name` creates the branch), they only take a value.
+  const filters = new Set(["--contains", "--no-contains", "--merged", "--no-merged", "--points-at"]);
+  const valued = new Set([...filters, "--sort", "--format"]);
   let list = false;
   const operands: Word[] = [];
   for (let k = 0; k < args.length; k += 1) {
@@ -255,6 +257,7 @@ function branch(args: readonly Word[], cx: CmdCx): Effect[] {
     const name = t.split("=")[0] as string;
     if (
       mutating.has(name) ||
+      abbreviates(name, mutating) ||
       (t.startsWith("-") && !t.startsWith("--") && [...t.slice(1)].some((c) => "dDmMcCfut".includes(c)))
     ) {
       return [mutation(cx, "branch (create, delete, move, copy or set upstream)")];
@@ -269,11 +272,8 @@ function branch(args: readonly Word[], cx: CmdCx): Effect[] {
       name === "--show-current"
     )
       list = true;
-    if (valued.has(name)) {
-      list = true;
-      if (!t.includes("=") && name !== "--column" && name !== "--abbrev") k += 1;
-      continue;
-    }
+    if (filters.has(name)) list = true;
+    if (valued.has(name) && !t.includes("=")) k += 1;
     if (!t.startsWith("-")) operands.push(w);
   }
   return operands.length > 0 && !list ? [mutation(cx, "branch <name>")] : NONE;
@@ -303,28 +303,23 @@ function tag(args: readonly Word[], cx: CmdCx): Effect[] {
         "--merged",
         "--no-merged",
         "--points-at",
-        "--sort",
-        "--format",
-        "--column",
       ].includes(name) ||
       /^-n[0-9]*$/.test(name)
     ) {
       list = true;
       if (
-        [
-          "--contains",
-          "--no-contains",
-          "--merged",
-          "--no-merged",
-          "--points-at",
-          "--sort",
-          "--format",
-        ].includes(name) &&
+        ["--contains", "--no-contains", "--merged", "--no-merged", "--points-at"].includes(name) &&
         !t.includes("=")
       )
         k += 1;
       continue;
     }
+    // --sort, --format and --column shape a listing but do not ask for one: `git tag --sort=x v1` creates v1.
+    if (["--sort", "--format"].includes(name)) {
+      if (!t.includes("=")) k += 1;
+      continue;
+    }
+    if (name === "--column" || name === "--no-column") continue;
     if (t.startsWith("-")) return [mutation(cx, `tag ${t}`)];
     operands.push(w);
   }
@@ -369,7 +364,7 @@ function config(args: readonly Word[], cx: CmdCx): Effect[] {
       continue;
     }
     const name = t.split("=")[0] as string;
-    if (writeFlags.has(name)) return [mutation(cx, `config ${name}`)];
+    if (writeFlags.has(name) || abbreviates(name, writeFlags)) return [mutation(cx, `config ${name}`)];
     if (readFlags.has(name)) read = true;
   }
   const ops = operandsOf(args, valued);
