@@ -8,7 +8,8 @@
  */
 
 import { describe, expect, it } from "vitest";
-import { type RunOptions, runHandler } from "./test-cx.js";
+import { classifyShell } from "../classify.js";
+import { type RunOptions, refusalHints, runHandler, summary } from "./test-cx.js";
 import { TOOLS } from "./tools.js";
 
 const check = (opts: RunOptions, rows: [string, string[]][]) =>
@@ -258,5 +259,72 @@ describe("apply_patch: the files a literal patch names are its writes", () => {
     ],
   ])("%j %j → %j", (line, opts, expected) => {
     expect(runHandler(TOOLS, line, opts)).toEqual(expected);
+  });
+});
+
+describe("interpreters and shells: what follows `--`, options without values and stdin forms", () => {
+  check({}, [
+    ["python -mpytest -x a.py", ["exec: sub pytest -x a.py @/r"]],
+    ["node -- devrites.js status", ["exec: sub devrites @/r"]],
+    ["node -- s.js", ["exec: `node` runs a script"]],
+    ['node -- "$x"', ["exec: `node` runs a script"]],
+    ["rscript --vanilla s.R", ["exec: `rscript` runs a script"]],
+    ["pwsh -NoLogo s.ps1", ["exec: `pwsh` runs a script"]],
+    ["bash scripts/check.sh", ["exec: `bash` runs a script file"]],
+    [
+      "bash -o pipefail",
+      [
+        "shell-unclassified: `bash` without a script file (code on stdin) runs inline code the guard cannot read",
+      ],
+    ],
+    [
+      "bash -s a b",
+      [
+        "shell-unclassified: `bash` without a script file (code on stdin) runs inline code the guard cannot read",
+      ],
+    ],
+    [
+      "bash - a",
+      [
+        "shell-unclassified: `bash` without a script file (code on stdin) runs inline code the guard cannot read",
+      ],
+    ],
+    [
+      "bash +e",
+      [
+        "shell-unclassified: `bash` without a script file (code on stdin) runs inline code the guard cannot read",
+      ],
+    ],
+    ["deno fmt --quiet a.ts", ["write a.ts@/r"]],
+  ]);
+});
+
+describe("through the classifier: the nested command a handler hands on is a literal command", () => {
+  const classify = (line: string) => classifyShell(line, { cwd: "/r" }).map(summary);
+  it.each<[string, string[]]>([
+    ["python -m pip install x", ["install: `pip install` installs or downloads dependencies"]],
+    ["python -m pip list", []],
+    ["python3 -m mypy src", ["test"]],
+    [
+      "node devrites.js status",
+      ["devrites-write: the devrites CLI writes the workspace; only the root runs it"],
+    ],
+    [
+      "node -- devrites.js status",
+      ["devrites-write: the devrites CLI writes the workspace; only the root runs it"],
+    ],
+    ["apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: a.txt\n+x\n*** End Patch\nEOF", ["write a.txt@/r"]],
+  ])("%j → %j", (line, expected) => {
+    expect(classify(line)).toEqual(expected);
+  });
+});
+
+describe("refusal hints", () => {
+  it.each<[string, string[]]>([
+    ['python -m "$m"', ["write it literally"]],
+    ['node "$x"', ["write it literally"]],
+    ["bash -O extglob s.sh", ["drop it"]],
+  ])("%j → %j", (line, expected) => {
+    expect(refusalHints(TOOLS, line)).toEqual(expected);
   });
 });
