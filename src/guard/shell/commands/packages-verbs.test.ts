@@ -10,7 +10,7 @@
 
 import { describe, expect, it } from "vitest";
 import { PACKAGES } from "./packages.js";
-import { type RunOptions, runHandler } from "./test-cx.js";
+import { type RunOptions, refusalHints, runHandler } from "./test-cx.js";
 
 const check = (opts: RunOptions, rows: [string, string[]][]) =>
   it.each(rows)("%j → %j", (line, expected) => {
@@ -520,4 +520,53 @@ describe("fail closed: forms that change the system, the configuration or the wo
     ["conda env list", ["install: `conda env` installs or downloads dependencies"]],
     ["conda list", []],
   ]);
+});
+
+describe("package runners: a binary name is not a local binary of another name, and pnpx always fetches", () => {
+  check(LOCAL, [
+    [
+      "npx github-user/x",
+      ["install: `npx github-user/x` (not an installed local binary) installs or downloads dependencies"],
+    ],
+    [
+      "npx @scope/xy",
+      ["install: `npx @scope/xy` (not an installed local binary) installs or downloads dependencies"],
+    ],
+    [
+      "pnpx vitest",
+      ["install: `pnpx vitest` (not an installed local binary) installs or downloads dependencies"],
+    ],
+  ]);
+});
+
+describe("package managers: bare forms, options before the verb and operands after it", () => {
+  check({}, [
+    ["npm run", []],
+    ['bun run "$s"', ["shell-unclassified: `bun run` with a variable script name"]],
+    ["gem --norc push x", ["publish: `gem push` publishes or releases"]],
+    ["cargo +nightly --manifest-path test build", ["exec: `cargo build` builds or runs code"]],
+    ["cargo +nightly -Z test build", ["exec: `cargo build` builds or runs code"]],
+    ["cargo +nightly -C test build", ["exec: `cargo build` builds or runs code"]],
+    ["cargo --list", []],
+    ["cargo clippy --fix --allow-dirty", ["write-unknown: `cargo clippy --fix` rewrites sources"]],
+    ["cargo fmt --check --all", ["test"]],
+    ["cargo fmt --all", ["write-unknown: `cargo fmt` rewrites every source file"]],
+    [
+      "go run golang.org/x/tools/cmd/stringer@latest -type=T",
+      ["install: `go run pkg@version` installs or downloads dependencies"],
+    ],
+    ["rpm -q --info x", ["exec: `rpm` query"]],
+  ]);
+});
+
+describe("refusal hints", () => {
+  it.each<[string, string[]]>([
+    ['npm "$c"', ["write it literally"]],
+    ["bun -e 1", ["put the code in a file inside your allowlist, or use Edit"]],
+    ['bun run "$s"', ["write it literally"]],
+    ["npx", ["name the binary"]],
+    ["npx -c ls", ["run the command directly"]],
+  ])("%j → %j", (line, expected) => {
+    expect(refusalHints(PACKAGES, line)).toEqual(expected);
+  });
 });

@@ -939,7 +939,8 @@ export const PACKAGES: HandlerTable = new Map<string, Handler>([
   ...Object.entries<Handler>({
     npm,
     npx: (args, cx) => runPackage(args, cx, "npx", false),
-    pnpx: (args, cx) => runPackage(args, cx, "pnpx", false),
+    // pnpx is `pnpm dlx`, which always fetches the package, even when a local binary has its name.
+    pnpx: (args, cx) => runPackage(args, cx, "pnpx", true),
     bunx: (args, cx) => runPackage(args, cx, "bunx", false),
     pnpm,
     yarn,
