@@ -116,6 +116,12 @@ describe("git branch, tag, config, list forms and global options", () => {
     ["git branch --no-contains HEAD", []],
     ["git branch --merged main", []],
     ["git branch --no-merged main", []],
+    [
+      "git branch -- x",
+      [
+        "git-mutation: `git branch <name>` changes the repository (refs, index, objects, configuration or a remote)",
+      ],
+    ],
     ["git branch --points-at HEAD", []],
     ["git branch --sort -committerdate", []],
     ["git branch --format %(refname)", []],
@@ -321,6 +327,7 @@ describe("git options that name a program to run", () => {
     ["git ls-remote --upload origin", ["shell-unclassified: `git ls-remote --upload` runs a program"]],
     ["git ls-remote -u x origin", ["shell-unclassified: `git ls-remote -u` runs a program"]],
     ["git ls-remote --tags origin", []],
+    ["git ls-remote -o version=2 origin", []],
     ["git ls-remote -- --upload-pack", []],
     ['git ls-remote "$x"', ["shell-unclassified: `$x` may expand into an option of git ls-remote"]],
     ["git archive --exec=x --remote=r HEAD", ["shell-unclassified: `git archive --exec=x` runs a program"]],

@@ -462,6 +462,7 @@ describe("fail closed: forms that change the system, the configuration or the wo
     ["pacman --rem x", ["install: `pacman -S/-R/-U` installs or downloads dependencies"]],
     ["pacman --upg x.pkg", ["install: `pacman -S/-R/-U` installs or downloads dependencies"]],
     ["pacman --sync x", ["install: `pacman -S/-R/-U` installs or downloads dependencies"]],
+    ["pacman -Qi -- x", ["exec: pacman query"]],
     ["pacman --debug -Q", ["exec: pacman query"]],
     ["pacman -Q --info x", ["exec: pacman query"]],
     ["pacman -Qi lib-Dev", ["exec: pacman query"]],
@@ -480,6 +481,10 @@ describe("fail closed: forms that change the system, the configuration or the wo
     ["poetry env remove --all", ["install: `poetry env remove` installs or downloads dependencies"]],
     ['poetry env "$x"', ["install: `poetry env …` installs or downloads dependencies"]],
     ["poetry config --list", []],
+    [
+      'poetry config "$k"',
+      ["install: `poetry config` that changes a setting installs or downloads dependencies"],
+    ],
     ["poetry config virtualenvs.in-project", []],
     [
       "poetry config virtualenvs.in-project true",

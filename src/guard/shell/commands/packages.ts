@@ -778,7 +778,7 @@ const pacman: Handler = (args, cx) =>
     const t = literal(a);
     if (t === undefined || /^-[A-Za-z]*[SRUD]/.test(t)) return true;
     const name = t.split("=")[0] as string;
-    return name.length > 2 && PACMAN_WRITE_OPS.some((op) => op.startsWith(name) || name.startsWith(op));
+    return name.length > 2 && PACMAN_WRITE_OPS.some((op) => op.startsWith(name));
   })
     ? [install(cx, "`pacman -S/-R/-U`")]
     : [exec(cx.what, "pacman query")];

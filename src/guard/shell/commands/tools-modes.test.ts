@@ -9,6 +9,7 @@
 
 import { describe, expect, it } from "vitest";
 import { classifyShell } from "../classify.js";
+import { literal } from "../words.js";
 import { type RunOptions, refusalHints, runHandler, summary } from "./test-cx.js";
 import { TOOLS } from "./tools.js";
 
@@ -326,5 +327,18 @@ describe("refusal hints", () => {
     ["bash -O extglob s.sh", ["drop it"]],
   ])("%j → %j", (line, expected) => {
     expect(refusalHints(TOOLS, line)).toEqual(expected);
+  });
+});
+
+describe("apply_patch through the classifier", () => {
+  it("writes the literal paths the patch names, glob characters included", () => {
+    const effects = classifyShell(
+      "apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: src/a*.txt\n+x\n*** Update File: b.md\n@@\n-a\n+b\n*** End Patch\nEOF",
+      { cwd: "/r" },
+    );
+    expect(effects.map((e) => (e.kind === "write" ? literal(e.target) : e.kind))).toEqual([
+      "src/a*.txt",
+      "b.md",
+    ]);
   });
 });
