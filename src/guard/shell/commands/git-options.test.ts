@@ -11,7 +11,9 @@
 
 import { describe, expect, it } from "vitest";
 import { git } from "./git.js";
-import { runHandler } from "./test-cx.js";
+import { refusalHints, runHandler } from "./test-cx.js";
+
+const GIT = new Map([["git", git]]);
 
 const check = (rows: [string, string[]][]) =>
   it.each(rows)("%j → %j", (line, expected) => {
@@ -115,6 +117,8 @@ describe("git branch, tag, config, list forms and global options", () => {
     ["git branch --contains HEAD", []],
     ["git branch --no-contains HEAD", []],
     ["git branch --merged main", []],
+    ['git branch --merged main "feat*"', []],
+    ["git branch --contains=HEAD x", []],
     ["git branch --no-merged main", []],
     [
       "git branch -- x",
@@ -475,4 +479,14 @@ describe("git long options: abbreviations, and sort or format options that do no
     ["git config --global --list", []],
     ["git config --show-origin user.name", []],
   ]);
+});
+
+describe("refusal hints", () => {
+  it.each<[string, string[]]>([
+    ["git ls-remote --upload-pack=x origin", ["drop the option"]],
+    ["git -c core.pager=sh log", ["drop -c (only color.*, advice.*, i18n.*, core.quotepath are accepted)"]],
+    ["git frob", ["use status, diff, log, show, blame, grep, ls-files or rev-parse"]],
+  ])("%j → %j", (line, expected) => {
+    expect(refusalHints(GIT, line)).toEqual(expected);
+  });
 });

@@ -203,18 +203,14 @@ function programOption(args: readonly Word[], longs: readonly string[]): string 
     if (t === undefined) continue;
     if (t === "--") return undefined;
     const name = t.split("=")[0] as string;
-    if (name === "-u" || (name.length > 2 && longs.some((l) => l.startsWith(name)))) return t;
+    if (name === "-u" || abbreviates(name, longs)) return t;
   }
   return undefined;
 }
 
 /** Whether `name` is an abbreviation of one of the long options `longs` (git takes any unambiguous prefix). */
-function abbreviates(name: string, longs: ReadonlySet<string>): boolean {
-  return (
-    name.startsWith("--") &&
-    name.length > 2 &&
-    [...longs].some((l) => l.startsWith("--") && l.startsWith(name))
-  );
+function abbreviates(name: string, longs: Iterable<string>): boolean {
+  return name.startsWith("--") && name.length > 2 && [...longs].some((l) => l.startsWith(name));
 }
 
 function branch(args: readonly Word[], cx: CmdCx): Effect[] {
@@ -306,12 +302,8 @@ function tag(args: readonly Word[], cx: CmdCx): Effect[] {
       ].includes(name) ||
       /^-n[0-9]*$/.test(name)
     ) {
+      // A filter's value is a commit, never an option, and a listing ignores operands: no need to skip it.
       list = true;
-      if (
-        ["--contains", "--no-contains", "--merged", "--no-merged", "--points-at"].includes(name) &&
-        !t.includes("=")
-      )
-        k += 1;
       continue;
     }
     // --sort, --format and --column shape a listing but do not ask for one: `git tag --sort=x v1` creates v1.
