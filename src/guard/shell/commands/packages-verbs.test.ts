@@ -481,9 +481,10 @@ describe("fail closed: forms that change the system, the configuration or the wo
     ["poetry env remove --all", ["install: `poetry env remove` installs or downloads dependencies"]],
     ['poetry env "$x"', ["install: `poetry env …` installs or downloads dependencies"]],
     ["poetry config --list", []],
+    ["poetry config --local virtualenvs.in-project", []],
     [
       'poetry config "$k"',
-      ["install: `poetry config` that changes a setting installs or downloads dependencies"],
+      ["install: `poetry config` with a variable argument installs or downloads dependencies"],
     ],
     ["poetry config virtualenvs.in-project", []],
     [
@@ -500,7 +501,7 @@ describe("fail closed: forms that change the system, the configuration or the wo
     ],
     [
       'poetry config "$k" "$v"',
-      ["install: `poetry config` that changes a setting installs or downloads dependencies"],
+      ["install: `poetry config` with a variable argument installs or downloads dependencies"],
     ],
     ["pdm config", []],
     ["pdm config python.use_venv", []],

@@ -604,14 +604,13 @@ function envOrConfig(tool: string, first: string, args: readonly Word[], cx: Cmd
       ? NONE
       : [install(cx, `\`${tool} env ${v ?? "…"}\``)];
   }
-  const operands = args.slice(1).filter((a) => !(literal(a)?.startsWith("-") ?? false));
+  const words = args.slice(1).map((a) => literal(a));
+  if (words.some((w) => w === undefined)) return [install(cx, `\`${tool} config\` with a variable argument`)];
+  const operands = (words as string[]).filter((w) => !w.startsWith("-"));
   const reads =
-    args.every((a) => literal(a) !== undefined) &&
     operands.length <= 1 &&
-    !CONFIG_VERBS.includes(literal(operands[0]) ?? "") &&
-    args
-      .slice(1)
-      .every((a) => !(literal(a)?.startsWith("-") ?? false) || CONFIG_READ_OPTS.includes(literal(a) ?? ""));
+    !CONFIG_VERBS.some((v) => v === operands[0]) &&
+    (words as string[]).every((w) => !w.startsWith("-") || CONFIG_READ_OPTS.includes(w));
   return reads ? NONE : [install(cx, `\`${tool} config\` that changes a setting`)];
 }
 
@@ -622,16 +621,7 @@ const pythonProjectTool =
     if (first === "run") return args.length > 1 ? cx.sub(args.slice(1)) : NONE;
     if ((first === "env" || first === "config") && !installs.includes(first))
       return envOrConfig(tool, first, args, cx);
-    return verbInstalls(tool, installs, [
-      "show",
-      "check",
-      "list",
-      "graph",
-      "info",
-      "env",
-      "--version",
-      "config",
-    ])(args, cx, tool);
+    return verbInstalls(tool, installs, ["show", "check", "list", "graph", "info"])(args, cx, tool);
   };
 
 const cargo: Handler = (args, cx) => {
