@@ -196,6 +196,23 @@ function outputFiles(args: readonly Word[], cx: CmdCx, sub: string): Effect[] {
   return out;
 }
 
+/** The first of `args` that is `-u` or (an abbreviation of) one of the long options `longs`, if any. */
+function programOption(args: readonly Word[], longs: readonly string[]): string | undefined {
+  for (const a of args) {
+    const t = literal(a);
+    if (t === undefined) continue;
+    if (t === "--") return undefined;
+    const name = t.split("=")[0] as string;
+    if (name === "-u" || abbreviates(name, longs)) return t;
+  }
+  return undefined;
+}
+
+/** Whether `name` is an abbreviation of one of the long options `longs` (git takes any unambiguous prefix). */
+function abbreviates(name: string, longs: Iterable<string>): boolean {
+  return name.startsWith("--") && name.length > 2 && [...longs].some((l) => l.startsWith(name));
+}
+
 function branch(args: readonly Word[], cx: CmdCx): Effect[] {
   const mutating = new Set([
     "-d",
@@ -218,17 +235,10 @@ function branch(args: readonly Word[], cx: CmdCx): Effect[] {
     "--no-track",
     "--create-reflog",
   ]);
-  const valued = new Set([
-    "--contains",
-    "--no-contains",
-    "--merged",
-    "--no-merged",
-    "--points-at",
-    "--sort",
-    "--format",
-    "--abbrev",
-    "--column",
-  ]);
+  // Filters put git branch into list mode; --sort, --format, --abbrev and --column do not (`git branch --sort=x
+  // name` creates the branch), they only take a value.
+  const filters = new Set(["--contains", "--no-contains", "--merged", "--no-merged", "--points-at"]);
+  const valued = new Set([...filters, "--sort", "--format"]);
   let list = false;
   const operands: Word[] = [];
   for (let k = 0; k < args.length; k += 1) {
@@ -243,6 +253,7 @@ function branch(args: readonly Word[], cx: CmdCx): Effect[] {
     const name = t.split("=")[0] as string;
     if (
       mutating.has(name) ||
+      abbreviates(name, mutating) ||
       (t.startsWith("-") && !t.startsWith("--") && [...t.slice(1)].some((c) => "dDmMcCfut".includes(c)))
     ) {
       return [mutation(cx, "branch (create, delete, move, copy or set upstream)")];
@@ -257,11 +268,8 @@ function branch(args: readonly Word[], cx: CmdCx): Effect[] {
       name === "--show-current"
     )
       list = true;
-    if (valued.has(name)) {
-      list = true;
-      if (!t.includes("=") && name !== "--column" && name !== "--abbrev") k += 1;
-      continue;
-    }
+    if (filters.has(name)) list = true;
+    if (valued.has(name) && !t.includes("=")) k += 1;
     if (!t.startsWith("-")) operands.push(w);
   }
   return operands.length > 0 && !list ? [mutation(cx, "branch <name>")] : NONE;
@@ -291,28 +299,19 @@ function tag(args: readonly Word[], cx: CmdCx): Effect[] {
         "--merged",
         "--no-merged",
         "--points-at",
-        "--sort",
-        "--format",
-        "--column",
       ].includes(name) ||
       /^-n[0-9]*$/.test(name)
     ) {
+      // A filter's value is a commit, never an option, and a listing ignores operands: no need to skip it.
       list = true;
-      if (
-        [
-          "--contains",
-          "--no-contains",
-          "--merged",
-          "--no-merged",
-          "--points-at",
-          "--sort",
-          "--format",
-        ].includes(name) &&
-        !t.includes("=")
-      )
-        k += 1;
       continue;
     }
+    // --sort, --format and --column shape a listing but do not ask for one: `git tag --sort=x v1` creates v1.
+    if (["--sort", "--format"].includes(name)) {
+      if (!t.includes("=")) k += 1;
+      continue;
+    }
+    if (name === "--column" || name === "--no-column") continue;
     if (t.startsWith("-")) return [mutation(cx, `tag ${t}`)];
     operands.push(w);
   }
@@ -357,7 +356,7 @@ function config(args: readonly Word[], cx: CmdCx): Effect[] {
       continue;
     }
     const name = t.split("=")[0] as string;
-    if (writeFlags.has(name)) return [mutation(cx, `config ${name}`)];
+    if (writeFlags.has(name) || abbreviates(name, writeFlags)) return [mutation(cx, `config ${name}`)];
     if (readFlags.has(name)) read = true;
   }
   const ops = operandsOf(args, valued);
@@ -506,7 +505,15 @@ export const git: Handler = (args, cx) => {
       return rest.some((a) => literal(a) === "--stdout")
         ? NONE
         : [writeUnknown(cx.what, "`git format-patch` writes numbered patch files; use --stdout")];
+    case "ls-remote":
     case "archive": {
+      // `--upload-pack=<exec>` (ls-remote) and `--exec=<cmd>` (archive, with --remote) name a program git runs;
+      // git also takes any unambiguous abbreviation of a long option.
+      const program = programOption(rest, sub === "archive" ? ["--exec", "--remote"] : ["--upload-pack"]);
+      if (program !== undefined) {
+        return [unclassified(cx.what, `\`git ${sub} ${program}\` runs a program`, "drop the option")];
+      }
+      if (sub === "ls-remote") return outputFiles(rest, cx, sub);
       const out = outputFiles(rest, cx, sub);
       for (let j = 0; j < rest.length; j += 1) {
         const t = literal(rest[j]);

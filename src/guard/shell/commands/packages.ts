@@ -579,21 +579,49 @@ const uv: Handler = (args, cx) => {
   return [install(cx, `\`uv ${first}\``)];
 };
 
+/** Options of `poetry|pdm|conda … config` that only print; any other option may set, add or delete a setting. */
+const CONFIG_READ_OPTS = [
+  "--list",
+  "-l",
+  "--show",
+  "--show-sources",
+  "--describe",
+  "--json",
+  "--local",
+  "--global",
+];
+/** Verbs of `hatch|pdm config` that change the configuration. */
+const CONFIG_VERBS = ["set", "unset", "restore", "update", "edit", "delete", "remove"];
+
+/**
+ * `<tool> env info|list` and `<tool> config [KEY]` read; `env use|remove …` builds or deletes an environment and
+ * `config KEY VALUE` (or a setting option) changes the tool's configuration, which may be a file in the project.
+ */
+function envOrConfig(tool: string, first: string, args: readonly Word[], cx: CmdCx): Effect[] {
+  if (first === "env") {
+    const v = literal(args[1]);
+    return args.length === 1 || v === "info" || v === "list"
+      ? NONE
+      : [install(cx, `\`${tool} env ${v ?? "…"}\``)];
+  }
+  const words = args.slice(1).map((a) => literal(a));
+  if (words.some((w) => w === undefined)) return [install(cx, `\`${tool} config\` with a variable argument`)];
+  const operands = (words as string[]).filter((w) => !w.startsWith("-"));
+  const reads =
+    operands.length <= 1 &&
+    !CONFIG_VERBS.some((v) => v === operands[0]) &&
+    (words as string[]).every((w) => !w.startsWith("-") || CONFIG_READ_OPTS.includes(w));
+  return reads ? NONE : [install(cx, `\`${tool} config\` that changes a setting`)];
+}
+
 const pythonProjectTool =
   (tool: string, installs: string[]): Handler =>
   (args, cx) => {
     const first = literal(args[0]);
     if (first === "run") return args.length > 1 ? cx.sub(args.slice(1)) : NONE;
-    return verbInstalls(tool, installs, [
-      "show",
-      "check",
-      "list",
-      "graph",
-      "info",
-      "env",
-      "--version",
-      "config",
-    ])(args, cx, tool);
+    if ((first === "env" || first === "config") && !installs.includes(first))
+      return envOrConfig(tool, first, args, cx);
+    return verbInstalls(tool, installs, ["show", "check", "list", "graph", "info"])(args, cx, tool);
   };
 
 const cargo: Handler = (args, cx) => {
@@ -676,7 +704,8 @@ const go: Handler = (args, cx) => {
     const v = literal(rest[0]);
     return ["graph", "why", "verify"].includes(v ?? "") ? NONE : [install(cx, `\`go mod ${v ?? ""}\``)];
   }
-  if (verb === "work") return literal(rest[0]) === undefined ? NONE : [install(cx, "`go work`")];
+  // Bare `go work` prints help; any operand (a variable may be `init`, `use` or `sync`) writes go.work or go.mod.
+  if (verb === "work") return rest.length === 0 ? NONE : [install(cx, "`go work`")];
   if (verb === "test" || verb === "vet") return [test(cx.what)];
   if (verb === "fmt") return [writeUnknown(cx.what, "`go fmt` rewrites every file of the packages")];
   // A variable may name `pkg@version`, which downloads.
@@ -731,20 +760,36 @@ function systemPm(tool: string, read: readonly string[]): Handler {
   };
 }
 
+/** pacman's operations that change the system; getopt also takes any unambiguous abbreviation (`--rem`). */
+const PACMAN_WRITE_OPS = ["--sync", "--remove", "--upgrade", "--database"];
+
 const pacman: Handler = (args, cx) =>
-  args.some(
-    (a) =>
-      literal(a) === undefined ||
-      /^-[A-Za-z]*[SRUD]/.test(literal(a) ?? "") ||
-      (literal(a) ?? "").startsWith("--sync") ||
-      (literal(a) ?? "").startsWith("--remove") ||
-      (literal(a) ?? "").startsWith("--upgrade"),
-  )
+  args.some((a) => {
+    const t = literal(a);
+    if (t === undefined || /^-[A-Za-z]*[SRUD]/.test(t)) return true;
+    const name = t.split("=")[0] as string;
+    return name.length > 2 && PACMAN_WRITE_OPS.some((op) => op.startsWith(name));
+  })
     ? [install(cx, "`pacman -S/-R/-U`")]
     : [exec(cx.what, "pacman query")];
 
-const dpkgLike: Handler = (args, cx, name) =>
-  args.some((a) => {
+/** dpkg passes these dpkg-deb actions through: they unpack or build archives into the named directory. */
+const DPKG_EXTRACT = [
+  "-x",
+  "--extract",
+  "-X",
+  "--vextract",
+  "-R",
+  "--raw-extract",
+  "--control",
+  "-b",
+  "--build",
+];
+
+const dpkgLike: Handler = (args, cx, name) => {
+  if (name === "dpkg" && args.some((a) => DPKG_EXTRACT.includes(literal(a) ?? "")))
+    return [writeUnknown(cx.what, "`dpkg` extracts or builds a package archive into a directory")];
+  return args.some((a) => {
     const t = literal(a);
     if (t === undefined) return true;
     return (
@@ -769,6 +814,7 @@ const dpkgLike: Handler = (args, cx, name) =>
   })
     ? [install(cx, `\`${name}\` install or removal`)]
     : [exec(cx.what, `\`${name}\` query`)];
+};
 
 const gh: Handler = (args, cx) => {
   const group = literal(args[0]);
@@ -835,8 +881,8 @@ const gh: Handler = (args, cx) => {
     "logout",
   ];
   if (verb !== undefined && mutating.includes(verb)) return [publish(cx, `\`gh ${group} ${verb}\``)];
-  if (group === "release" && verb === "download")
-    return [writeUnknown(cx.what, "`gh release download` writes files")];
+  // `gh release download`, `gh run download` write the downloaded files into the work tree.
+  if (verb === "download") return [writeUnknown(cx.what, `\`gh ${group} download\` writes files`)];
   return [exec(cx.what, "`gh` reaches the network")];
 };
 
@@ -885,7 +931,8 @@ export const PACKAGES: HandlerTable = new LazyTable(
       ...Object.entries<Handler>({
         npm,
         npx: (args, cx) => runPackage(args, cx, "npx", false),
-        pnpx: (args, cx) => runPackage(args, cx, "pnpx", false),
+        // pnpx is `pnpm dlx`, which always fetches the package, even when a local binary has its name.
+        pnpx: (args, cx) => runPackage(args, cx, "pnpx", true),
         bunx: (args, cx) => runPackage(args, cx, "bunx", false),
         pnpm,
         yarn,

@@ -112,8 +112,11 @@ function interpreter(spec: InterpreterSpec): Handler {
       }
       if (t === "-") return [inline(cx, `\`${name} -\` (code on stdin)`)];
       if (t === "--") {
-        if (args[k + 1] === undefined) break;
-        return [exec(cx.what, `\`${name}\` runs a script`)];
+        const script = args[k + 1];
+        if (script === undefined) break;
+        // `node -- devrites.js` is still the devrites CLI.
+        const s = literal(script);
+        return s === undefined ? [exec(cx.what, `\`${name}\` runs a script`)] : scriptEffect(cx, name, s);
       }
       if (t.startsWith("-")) {
         if (spec.valued?.includes(optName) && !t.includes("=")) k += 1;
@@ -165,11 +168,11 @@ const node = interpreter({
   proof: ["--test"],
   check: ["-c", "--check"],
 });
+// No check-only form for perl: `perl -c` still runs BEGIN blocks and `use` imports, which are code.
 const perl = interpreter({
   code: ["-e", "-E"],
   valued: ["-I", "-M", "-m"],
   info: ["-v", "-V", "--version", "-h"],
-  check: ["-c"],
 });
 const ruby = interpreter({
   code: ["-e"],
