@@ -241,3 +241,46 @@ describe("classifyShell: a script nested too deeply is refused whole", () => {
     ]);
   });
 });
+
+describe("classifyShell: popd", () => {
+  it.each<[string, string[]]>([
+    // `popd` goes to the top of the directory stack, whatever its operand: unknown here.
+    ["popd; touch a", ["write a@/r|?"]],
+    ["popd +1; touch a", ["write a@/r|?"]],
+    ["popd sub; touch a", ["write a@/r|?"]],
+    // near miss: `pushd sub` goes to sub
+    ["pushd sub; touch a", ["write a@/r|/r/sub"]],
+  ])("%j → %j", (command, expected) => {
+    expect(run(command)).toEqual(expected);
+  });
+});
+
+describe("classifyArgvCommand: an argv has literal words, no stdin and no shell", () => {
+  const argv = (xs: string[]) => classifyArgvCommand(xs, { cwd: "/r" });
+  it("each word is one literal word: it cannot split into options", () => {
+    expect(argv(["printf", "%s\n", "x"])).toEqual([]);
+    expect(argv(["printf", "-v", "x", "y"]).map(show)).toEqual([
+      "shell-unclassified: `printf -v` assigns through a name that can evaluate code | print to stdout",
+    ]);
+  });
+
+  it("a shell without a script has no here-document to read: it reads stdin", () => {
+    expect(argv(["sh"])).toEqual([
+      {
+        kind: "deny",
+        rule: "guard.shell-unclassified",
+        what: "sh",
+        why: "`sh` without a script file (code on stdin) runs inline code the guard cannot read",
+        hint: INLINE,
+      },
+    ]);
+  });
+
+  it("names the whole argv as the command", () => {
+    expect(argv(["frob", "a", "b"])).toEqual([
+      { kind: "exec", what: "frob a b", why: "`frob` is not on the read-only allowlist" },
+    ]);
+    const long = argv(["frob", "x".repeat(300)]);
+    expect(long[0]?.what).toBe(`frob ${"x".repeat(195)}…`);
+  });
+});
