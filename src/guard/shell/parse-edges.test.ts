@@ -19,6 +19,8 @@ describe("parseShell: here-document operators the pre-pass did not make", () => 
     // `<1<<E`: the pre-pass cuts a body, but the tokeniser reads `<<<` (a here-string): a body left over.
     ["a body no operator takes", "cat <1<<E\nx\nE"],
     ["a body no operator takes, at the end", "cat <1<<E"],
+    // one `<<` from each trick: the counts match, but the body went to the wrong operator
+    ["a body taken by an operator the pre-pass did not make", "cat <1<x <1<<E\nb\nE"],
   ])("refuses %s", (_label, src) => {
     expect(parseShell(src)).toEqual(HEREDOC);
   });
@@ -70,5 +72,29 @@ describe("parseShell: escaped characters inside a word with braces or brackets",
       ok: false,
       why: expect.stringContaining("brace expansion"),
     });
+  });
+});
+
+describe("parseShell: pipeline stages", () => {
+  it("a stage of only redirects is a command (it creates the file)", () => {
+    const r = parseShell("a | >out | b");
+    expect(r.ok && r.commands.map((c) => [c.words.length, c.redirects.map((x) => x.op), c.pipedIn])).toEqual([
+      [1, [], false],
+      [0, [">"], true],
+      [1, [], true],
+    ]);
+  });
+
+  it.each<string>(["a | | b", "a | |& b", "a |& | b", "a |& |& b"])("%j has an empty stage", (src) => {
+    expect(parseShell(src)).toEqual({
+      ok: false,
+      why: "an empty pipeline stage",
+      hint: "check the `|` operators",
+    });
+  });
+
+  it("a backgrounded command runs in a subshell, the next one does not", () => {
+    const r = parseShell("cd x & cd y; cd z");
+    expect(r.ok && r.commands.map((c) => c.subshell)).toEqual([true, false, false]);
   });
 });

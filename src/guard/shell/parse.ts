@@ -126,7 +126,7 @@ export function parseShell(src: string): ParseResult {
   const finish = (sep: string | null) => {
     const piped = sep === "|" || sep === "|&";
     cur.pipedIn = pipedIn;
-    if (piped || sep === "&" || pipedIn) cur.subshell = true;
+    if (piped || pipedIn) cur.subshell = true; // a backgrounded command is marked where `&` is read
     if (cur.words.length > 0 || cur.assignments.length > 0 || cur.redirects.length > 0) commands.push(cur);
     pipedIn = piped;
     cur = emptyCommand();
