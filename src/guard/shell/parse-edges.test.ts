@@ -6,7 +6,7 @@
  */
 
 import { describe, expect, it } from "vitest";
-import { parseShell } from "./parse.js";
+import { commandsFromTokens, parseShell, showWord } from "./parse.js";
 
 const HEREDOC = { ok: false, why: "a here-document could not be matched", hint: "use a plain <<'EOF' … EOF" };
 
@@ -96,5 +96,58 @@ describe("parseShell: pipeline stages", () => {
   it("a backgrounded command runs in a subshell, the next one does not", () => {
     const r = parseShell("cd x & cd y; cd z");
     expect(r.ok && r.commands.map((c) => c.subshell)).toEqual([true, false, false]);
+  });
+});
+
+describe("parseShell: a lone `$`", () => {
+  it.each<string>(["echo $", 'echo "$"', "echo a$ b"])("%j is an unknown word, not a refusal", (src) => {
+    const r = parseShell(src);
+    expect(r.ok && r.commands[0]?.words[1]?.dynamic).toBe(true);
+  });
+});
+
+describe("showWord", () => {
+  it("shows glob brackets as `[` and expansions as `$name`", () => {
+    const r = parseShell('cat [ab]x "$v" > [cd]');
+    if (!r.ok) throw new Error(r.why);
+    const c = r.commands[0];
+    expect(c?.words.map(showWord)).toEqual(["cat", "[ab]x", "$v"]);
+    expect(c?.redirects.map((x) => showWord(x.target))).toEqual(["[cd]"]);
+  });
+});
+
+describe("commandsFromTokens: token shapes the tokeniser does not produce today are refused", () => {
+  const UNEXPECTED = { ok: false, why: "unexpected token", hint: "simplify the command" };
+  it.each<[string, unknown[]]>([
+    ["null", ["ls", null]],
+    ["a number", ["ls", 3]],
+    ["undefined", [undefined]],
+    ["an op that is not a string", ["ls", { op: 5 }]],
+    ["an object without op", ["ls", {}]],
+  ])("%s", (_label, tokens) => {
+    expect(commandsFromTokens(tokens, [])).toEqual(UNEXPECTED);
+  });
+
+  it("a comment token", () => {
+    expect(commandsFromTokens(["ls", { comment: " > out" }], [])).toEqual({
+      ok: false,
+      why: "an unexpected comment token",
+      hint: "put comments on their own line",
+    });
+  });
+
+  it("a glob without a pattern is an empty glob word, as a word or a redirect target", () => {
+    const r = commandsFromTokens(["ls", { op: "glob" }, { op: ">" }, { op: "glob" }], []);
+    expect(r.ok && r.commands[0]).toMatchObject({
+      words: [{ text: "ls" }, { text: "", glob: true }],
+      redirects: [{ op: ">", target: { text: "", glob: true } }],
+    });
+  });
+
+  it("near miss: the tokens of a plain command", () => {
+    expect(commandsFromTokens(["ls", "-l", { op: "&&" }, "pwd"], [])).toMatchObject({
+      ok: true,
+      commands: [{ words: [{ text: "ls" }, { text: "-l" }] }, { words: [{ text: "pwd" }] }],
+    });
   });
 });

@@ -119,7 +119,16 @@ export function parseShell(src: string): ParseResult {
       hint: "write the value literally, or use plain `$NAME`",
     };
   }
-  const heredocs = [...pre.heredocs];
+  return commandsFromTokens(tokens, pre.heredocs);
+}
+
+/**
+ * `shell-quote` tokens (of the pre-pass output) and the here-document bodies the pre-pass cut out → simple
+ * commands. Any token of a shape the tokeniser is not known to produce is refused, so a change in the
+ * tokeniser fails closed (exported so those shapes can be tested).
+ */
+export function commandsFromTokens(tokens: readonly unknown[], bodies: readonly Heredoc[]): ParseResult {
+  const heredocs = [...bodies];
   const commands: SimpleCommand[] = [];
   let cur = emptyCommand();
   let pipedIn = false;
