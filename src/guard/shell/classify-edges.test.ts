@@ -284,3 +284,14 @@ describe("classifyArgvCommand: an argv has literal words, no stdin and no shell"
     expect(long[0]?.what).toBe(`frob ${"x".repeat(195)}…`);
   });
 });
+
+describe("classifyShell: a command of only assignments", () => {
+  it.each<[string, string[]]>([
+    // it sets shell variables for every later command, so it must reach the policy
+    ["PATH=/x; ls", ["env PATH"]],
+    ["A=1 B=2", ["env A", "env B"]],
+    ["IFS=x", ["env IFS"]],
+  ])("%j → %j", (command, expected) => {
+    expect(run(command)).toEqual(expected);
+  });
+});
