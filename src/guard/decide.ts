@@ -328,7 +328,8 @@ export function decide(hookInput: unknown, ctx: GuardContext): GuardDecision {
     }
     return leafDecision(call, ctx);
   } catch (e) {
-    if (call?.kind === "root") return { decision: "allow", caller: "root" };
+    // The root returned above before anything that can throw, so a failure here is a leaf's (or an unidentified
+    // caller's): deny.
     let message = "unknown error";
     try {
       message = e instanceof Error ? e.message : String(e);

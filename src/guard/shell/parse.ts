@@ -119,14 +119,23 @@ export function parseShell(src: string): ParseResult {
       hint: "write the value literally, or use plain `$NAME`",
     };
   }
-  const heredocs = [...pre.heredocs];
+  return commandsFromTokens(tokens, pre.heredocs);
+}
+
+/**
+ * `shell-quote` tokens (of the pre-pass output) and the here-document bodies the pre-pass cut out → simple
+ * commands. Any token of a shape the tokeniser is not known to produce is refused, so a change in the
+ * tokeniser fails closed (exported so those shapes can be tested).
+ */
+export function commandsFromTokens(tokens: readonly unknown[], bodies: readonly Heredoc[]): ParseResult {
+  const heredocs = [...bodies];
   const commands: SimpleCommand[] = [];
   let cur = emptyCommand();
   let pipedIn = false;
   const finish = (sep: string | null) => {
     const piped = sep === "|" || sep === "|&";
     cur.pipedIn = pipedIn;
-    if (piped || sep === "&" || pipedIn) cur.subshell = true;
+    if (piped || pipedIn) cur.subshell = true; // a backgrounded command is marked where `&` is read
     if (cur.words.length > 0 || cur.assignments.length > 0 || cur.redirects.length > 0) commands.push(cur);
     pipedIn = piped;
     cur = emptyCommand();
