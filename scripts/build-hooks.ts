@@ -185,7 +185,8 @@ function lazyPayload(lazy: LazyModule, chunk: LazyChunk): string {
  * text (the launcher's copy, `globalThis[Symbol.for("devrites.source")]`, when it is of this file: the lazy part
  * then comes from the very text that was compiled and the file is not read twice; else the file itself), takes
  * the module's text from the comments after its marker (the last occurrence: the payload comes after all code)
- * and compiles it, through the launcher's code cache when the launcher runs the bundle. A failure to find or compile it throws from the call (the guard turns that into a deny for leaves).
+ * and compiles it, through the launcher's code cache when the launcher runs the bundle. A failure to find or
+ * compile it throws from the call (the guard turns that into a deny for leaves).
  */
 function lazyStandIn(lazy: LazyModule): string {
   return [

@@ -19,11 +19,11 @@
  *   owned by this user with no group or other permissions; anything else and nothing is cached (Windows, with
  *   no uid, never caches);
  * - one entry per compiled name and variant (the bundle's path, or its path and lazy part), named by a 64-bit
- *   FNV-1a of the Node version, architecture, parameters, name and variant; the entry holds a tag, the exact text it was made
- *   from and V8's data, and is used only when its text equals, byte for byte, the text being compiled: a
- *   changed bundle is never offered another text's code, whatever the lengths (V8 itself checks only the
- *   length). V8 also rejects data from another V8 version or other flags, and the function is then compiled
- *   from its text as if no entry existed;
+ *   FNV-1a of the Node version, architecture, parameters, name and variant. The entry holds a tag, the exact
+ *   text it was made from and V8's data, and is used only when its text equals, byte for byte, the text being
+ *   compiled: a changed bundle is never offered another text's code, whatever the lengths (V8 itself checks
+ *   only the length). V8 also rejects data from another V8 version or other flags, and the function is then
+ *   compiled from its text as if no entry existed;
  * - read through `O_NOFOLLOW`, only when it is a regular file owned by this user; written to a private
  *   temporary file and renamed into place, so a reader never sees half an entry;
  * - anything that goes wrong around the cache (unreadable, unwritable, full disk) leaves the function compiled
