@@ -50,7 +50,9 @@ export function launcherScript(opts: LauncherOptions): string {
     "const e=process.argv[1],a=process.argv.slice(2)",
     // stdin as bytes: the bundle judges the encoding and the size itself
     "let i;try{i=f.readFileSync(0)}catch{i=Buffer.alloc(0)}",
-    `const L=${opts.failClosed ? "true" : "false"}&&i.includes("agent_type")`,
+    // a leaf calls (or the root spawns one): stdin mentions agent_type
+    'const A=i.includes("agent_type")',
+    `const L=${opts.failClosed ? "true" : "false"}&&A`,
     "const s=a.filter(Boolean)",
     ...(walk
       ? [
@@ -82,7 +84,7 @@ export function launcherScript(opts: LauncherOptions): string {
       'globalThis[Symbol.for("devrites.source")]={filename:B,text:T};' +
       // only the code: the lazy parts after LAZY_PARTS_LINE are comments
       `const E=T.indexOf(${JSON.stringify(`\n${LAZY_PARTS_LINE}\n`)});` +
-      'Q(E<0?T:T.slice(0,E+1),["module","exports","require","__filename","__dirname"],B,i.includes("agent_type")?"leaf":"root")' +
+      'Q(E<0?T:T.slice(0,E+1),["module","exports","require","__filename","__dirname"],B,A?"leaf":"root")' +
       "(m,m.exports,require,B,p.dirname(B));const h=m.exports;" +
       'if(typeof h!=="function")x(b+" exports no hook function");const r=h(i);' +
       `if(r!==null&&typeof r==="object"&&typeof r.then==="function"){setTimeout(()=>x(b+" gave no answer within ${timeoutMs / 1000} s"),${timeoutMs});r.then(y,z)}` +

@@ -925,6 +925,9 @@ const devritesCli: Handler = (_args, cx) => [
 const twine: Handler = (args, cx) =>
   literal(args[0]) === "upload" ? [publish(cx, "`twine upload`")] : [test(cx.what)];
 
+/** conda's subcommands that change an environment; mamba is a drop-in conda and takes the same. */
+const CONDA_VERBS = ["install", "create", "update", "upgrade", "remove", "uninstall", "env", "clean"];
+
 export const PACKAGES: HandlerTable = new LazyTable(
   () =>
     new Map<string, Handler>([
@@ -1005,26 +1008,8 @@ export const PACKAGES: HandlerTable = new LazyTable(
           "self",
           "tools",
         ]),
-        conda: pythonProjectTool("conda", [
-          "install",
-          "create",
-          "update",
-          "upgrade",
-          "remove",
-          "uninstall",
-          "env",
-          "clean",
-        ]),
-        mamba: pythonProjectTool("mamba", [
-          "install",
-          "create",
-          "update",
-          "upgrade",
-          "remove",
-          "uninstall",
-          "env",
-          "clean",
-        ]),
+        conda: pythonProjectTool("conda", CONDA_VERBS),
+        mamba: pythonProjectTool("mamba", CONDA_VERBS),
         micromamba: pythonProjectTool("micromamba", [
           "install",
           "create",
