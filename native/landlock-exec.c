@@ -1,0 +1,303 @@
+/*
+ * devrites-landlock: run one program under a Landlock policy, or not at all.
+ *
+ *   devrites-landlock [--rw DIR]... [--rw-file FILE]... [--no-tcp] [--abi] -- PROG [ARG]...
+ *
+ * Policy (see docs/sandbox-landlock.md):
+ *   - every file-system right this kernel's Landlock ABI knows is handled, so each is denied unless a rule
+ *     below grants it (REFER from ABI 2, TRUNCATE from ABI 3, IOCTL_DEV from ABI 5);
+ *   - `/`: read files, list directories, execute (reads are left open by design: the sandbox guards writes);
+ *   - each --rw DIR (an existing directory, absolute path): every handled right beneath it;
+ *   - each --rw-file FILE (an existing regular file with one link, absolute path): read, write, truncate -
+ *     that file only; nothing may be created, removed, linked or renamed beside it;
+ *   - /dev/null: write and truncate (`>/dev/null` must work). /dev/tty is NOT granted: a leaf has no business
+ *     writing to the user's terminal, and its stdio (a pipe or the host's own pty) is inherited, which
+ *     Landlock never re-checks;
+ *   - --no-tcp: binding and connecting TCP sockets are handled with no rule, so both are denied (ABI 4).
+ *     Landlock's TCP rules do not see MPTCP sockets nor TCP Fast Open (sendto with MSG_FASTOPEN), both of
+ *     which were observed connecting on Linux 6.18 / ABI 7, so --no-tcp also installs a seccomp filter:
+ *     socket(2) for any family but AF_UNIX fails with EACCES (no TCP, MPTCP, UDP, raw or vsock socket at
+ *     all), io_uring (which can create sockets without socket(2)) fails with EPERM, and a system call of
+ *     another ABI (i386 on x86-64, x32) kills the process. x86-64 and arm64 only; elsewhere --no-tcp refuses;
+ *   - ABI 6 and later: signals and abstract unix sockets are scoped to the sandbox (nothing outside it can be
+ *     signalled or reached through an abstract socket), whatever the flags;
+ *   - then PR_SET_NO_NEW_PRIVS, landlock_restrict_self, every descriptor above 2 closed, execvp.
+ *
+ * Fail closed: on any failure (a bad argument, a kernel without Landlock or too old for what is asked, a
+ * syscall error) it prints "devrites-landlock: <what failed>: <reason>" and exits 125 without running PROG.
+ * ABI 3 is the minimum: below it truncate(2) is not controlled, so files outside could be emptied.
+ * --abi prints the kernel's Landlock ABI version and exits 0 (125 when Landlock is unavailable).
+ *
+ * Depends on libc and the kernel's UAPI headers (seccomp, filter, audit and, when present, landlock); every
+ * Landlock constant an older header may lack is defined here with its UAPI value, and the Landlock structures
+ * are declared here with the UAPI layout (older headers lack fields).
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <stddef.h>
+#include <sys/socket.h>
+#if defined(__has_include)
+#if __has_include(<linux/landlock.h>)
+#include <linux/landlock.h>
+#endif
+#endif
+
+#ifndef SYS_landlock_create_ruleset
+#define SYS_landlock_create_ruleset 444
+#endif
+#ifndef SYS_landlock_add_rule
+#define SYS_landlock_add_rule 445
+#endif
+#ifndef SYS_landlock_restrict_self
+#define SYS_landlock_restrict_self 446
+#endif
+#ifndef SYS_close_range
+#define SYS_close_range 436
+#endif
+#ifndef LANDLOCK_CREATE_RULESET_VERSION
+#define LANDLOCK_CREATE_RULESET_VERSION (1U << 0)
+#endif
+#define LL_RULE_PATH_BENEATH 1
+#define LL_RULE_NET_PORT 2
+#ifndef LANDLOCK_ACCESS_FS_EXECUTE
+#define LANDLOCK_ACCESS_FS_EXECUTE (1ULL << 0)
+#define LANDLOCK_ACCESS_FS_WRITE_FILE (1ULL << 1)
+#define LANDLOCK_ACCESS_FS_READ_FILE (1ULL << 2)
+#define LANDLOCK_ACCESS_FS_READ_DIR (1ULL << 3)
+#define LANDLOCK_ACCESS_FS_REMOVE_DIR (1ULL << 4)
+#define LANDLOCK_ACCESS_FS_REMOVE_FILE (1ULL << 5)
+#define LANDLOCK_ACCESS_FS_MAKE_CHAR (1ULL << 6)
+#define LANDLOCK_ACCESS_FS_MAKE_DIR (1ULL << 7)
+#define LANDLOCK_ACCESS_FS_MAKE_REG (1ULL << 8)
+#define LANDLOCK_ACCESS_FS_MAKE_SOCK (1ULL << 9)
+#define LANDLOCK_ACCESS_FS_MAKE_FIFO (1ULL << 10)
+#define LANDLOCK_ACCESS_FS_MAKE_BLOCK (1ULL << 11)
+#define LANDLOCK_ACCESS_FS_MAKE_SYM (1ULL << 12)
+#endif
+#ifndef LANDLOCK_ACCESS_FS_REFER
+#define LANDLOCK_ACCESS_FS_REFER (1ULL << 13)
+#endif
+#ifndef LANDLOCK_ACCESS_FS_TRUNCATE
+#define LANDLOCK_ACCESS_FS_TRUNCATE (1ULL << 14)
+#endif
+#ifndef LANDLOCK_ACCESS_FS_IOCTL_DEV
+#define LANDLOCK_ACCESS_FS_IOCTL_DEV (1ULL << 15)
+#endif
+#ifndef LANDLOCK_ACCESS_NET_BIND_TCP
+#define LANDLOCK_ACCESS_NET_BIND_TCP (1ULL << 0)
+#define LANDLOCK_ACCESS_NET_CONNECT_TCP (1ULL << 1)
+#endif
+#ifndef LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET
+#define LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET (1ULL << 0)
+#define LANDLOCK_SCOPE_SIGNAL (1ULL << 1)
+#endif
+
+/* struct landlock_ruleset_attr as of ABI 6 (the kernel accepts the larger size with zeroed tail fields). */
+struct ll_ruleset_attr {
+  uint64_t handled_access_fs;
+  uint64_t handled_access_net;
+  uint64_t scoped;
+};
+/* struct landlock_path_beneath_attr (packed in the UAPI). */
+struct ll_path_beneath_attr {
+  uint64_t allowed_access;
+  int32_t parent_fd;
+} __attribute__((packed));
+
+#define EXIT_REFUSED 125
+#define MIN_ABI 3
+#define FS_READ (LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR | LANDLOCK_ACCESS_FS_EXECUTE)
+#define FS_FILE_WRITE (LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_TRUNCATE | LANDLOCK_ACCESS_FS_READ_FILE)
+
+static void fail(const char *what, const char *reason) {
+  fprintf(stderr, "devrites-landlock: %s: %s\n", what, reason);
+  exit(EXIT_REFUSED);
+}
+
+static void fail_errno(const char *what, const char *path) {
+  const char *reason = strerror(errno);
+  if (path == NULL) fail(what, reason);
+  fprintf(stderr, "devrites-landlock: %s %s: %s\n", what, path, reason);
+  exit(EXIT_REFUSED);
+}
+
+static int landlock_abi(void) {
+  long abi = syscall(SYS_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
+  if (abi < 0) {
+    if (errno == ENOSYS) fail("landlock", "not built into this kernel (ENOSYS)");
+    if (errno == EOPNOTSUPP) fail("landlock", "disabled on this kernel (EOPNOTSUPP; add it to lsm= at boot)");
+    fail_errno("landlock_create_ruleset(VERSION)", NULL);
+  }
+  return (int)abi;
+}
+
+/* Every file-system right the given ABI knows. */
+static uint64_t fs_rights(int abi) {
+  uint64_t r = LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_READ_FILE |
+               LANDLOCK_ACCESS_FS_READ_DIR | LANDLOCK_ACCESS_FS_REMOVE_DIR | LANDLOCK_ACCESS_FS_REMOVE_FILE |
+               LANDLOCK_ACCESS_FS_MAKE_CHAR | LANDLOCK_ACCESS_FS_MAKE_DIR | LANDLOCK_ACCESS_FS_MAKE_REG |
+               LANDLOCK_ACCESS_FS_MAKE_SOCK | LANDLOCK_ACCESS_FS_MAKE_FIFO | LANDLOCK_ACCESS_FS_MAKE_BLOCK |
+               LANDLOCK_ACCESS_FS_MAKE_SYM;
+  if (abi >= 2) r |= LANDLOCK_ACCESS_FS_REFER;
+  if (abi >= 3) r |= LANDLOCK_ACCESS_FS_TRUNCATE;
+  if (abi >= 5) r |= LANDLOCK_ACCESS_FS_IOCTL_DEV;
+  return r;
+}
+
+enum kind { DIR_TREE, ONE_FILE, CHAR_DEVICE };
+
+/* Grant `rights` beneath `path`, which must be of the given kind (ONE_FILE: a regular file with one link). */
+static void allow_path(int ruleset, const char *path, uint64_t rights, enum kind kind, const char *flag) {
+  if (path[0] != '/') {
+    fprintf(stderr, "devrites-landlock: %s %s: not an absolute path\n", flag, path);
+    exit(EXIT_REFUSED);
+  }
+  /* O_NOFOLLOW: a symbolic link as the last component is rejected below (its own inode is not the target). */
+  int fd = open(path, O_PATH | O_CLOEXEC | O_NOFOLLOW);
+  if (fd < 0) fail_errno(flag, path);
+  struct stat st;
+  if (fstat(fd, &st) != 0) fail_errno(flag, path);
+  const char *wrong = kind == DIR_TREE      ? (S_ISDIR(st.st_mode) ? NULL : "not a directory")
+                      : kind == CHAR_DEVICE ? (S_ISCHR(st.st_mode) ? NULL : "not a character device")
+                                            : (S_ISREG(st.st_mode) ? NULL : "not a regular file");
+  if (wrong != NULL) {
+    fprintf(stderr, "devrites-landlock: %s %s: %s (a symbolic link is refused)\n", flag, path, wrong);
+    exit(EXIT_REFUSED);
+  }
+  if (kind == ONE_FILE && st.st_nlink != 1) {
+    /* another name of the same inode would be written too */
+    fprintf(stderr, "devrites-landlock: %s %s: has %lu hard links; only a file with one may be writable\n", flag,
+            path, (unsigned long)st.st_nlink);
+    exit(EXIT_REFUSED);
+  }
+  struct ll_path_beneath_attr attr = {.allowed_access = rights, .parent_fd = fd};
+  if (syscall(SYS_landlock_add_rule, ruleset, LL_RULE_PATH_BENEATH, &attr, 0) != 0)
+    fail_errno("landlock_add_rule", path);
+  close(fd);
+}
+
+#if defined(__x86_64__)
+#define NATIVE_ARCH AUDIT_ARCH_X86_64
+#elif defined(__aarch64__)
+#define NATIVE_ARCH AUDIT_ARCH_AARCH64
+#endif
+
+/* --no-tcp's second half: only AF_UNIX sockets, no io_uring, no foreign system call ABI (see the header). */
+static void deny_ip_sockets(void) {
+#ifdef NATIVE_ARCH
+#define LOAD(field) BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, field))
+#define RET(v) BPF_STMT(BPF_RET | BPF_K, (v))
+  struct sock_filter code[] = {
+      LOAD(arch),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NATIVE_ARCH, 1, 0),
+      RET(SECCOMP_RET_KILL_PROCESS),
+      LOAD(nr),
+#ifdef __x86_64__
+      BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000U /* __X32_SYSCALL_BIT */, 0, 1),
+      RET(SECCOMP_RET_KILL_PROCESS),
+#endif
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_io_uring_setup, 3, 0),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_io_uring_enter, 2, 0),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_io_uring_register, 1, 0),
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socket, 2, 1),
+      RET(SECCOMP_RET_ERRNO | EPERM),
+      RET(SECCOMP_RET_ALLOW),
+      LOAD(args[0]), /* the family: an int, the low half of the argument on these little-endian ABIs */
+      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_UNIX, 0, 1),
+      RET(SECCOMP_RET_ALLOW),
+      RET(SECCOMP_RET_ERRNO | EACCES),
+  };
+  struct sock_fprog prog = {.len = (unsigned short)(sizeof code / sizeof code[0]), .filter = code};
+  if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) != 0) fail_errno("seccomp (--no-tcp)", NULL);
+#else
+  fail("--no-tcp", "the socket filter is built for x86-64 and arm64 only");
+#endif
+}
+
+/* Close every descriptor above stderr: nothing opened outside reaches the program. */
+static void close_inherited(void) {
+  if (syscall(SYS_close_range, 3U, ~0U, 0U) == 0) return;
+  DIR *d = opendir("/proc/self/fd");
+  if (d == NULL) fail_errno("close_range and opendir /proc/self/fd", NULL);
+  int self = dirfd(d);
+  struct dirent *e;
+  while ((e = readdir(d)) != NULL) {
+    char *end;
+    long fd = strtol(e->d_name, &end, 10);
+    if (*end == '\0' && end != e->d_name && fd > 2 && fd != self) close((int)fd);
+  }
+  closedir(d);
+}
+
+int main(int argc, char **argv) {
+  int i = 1, no_tcp = 0, want_abi = 0;
+  /* first pass: validate the arguments before touching the kernel */
+  for (; i < argc; i++) {
+    const char *a = argv[i];
+    if (strcmp(a, "--") == 0) break;
+    if (strcmp(a, "--rw") == 0 || strcmp(a, "--rw-file") == 0) {
+      if (i + 1 >= argc || argv[i + 1][0] == '\0') fail(a, "needs a path");
+      i++;
+    } else if (strcmp(a, "--no-tcp") == 0) {
+      no_tcp = 1;
+    } else if (strcmp(a, "--abi") == 0) {
+      want_abi = 1;
+    } else {
+      fprintf(stderr, "devrites-landlock: unknown argument %s (usage: devrites-landlock [--rw DIR]... "
+                      "[--rw-file FILE]... [--no-tcp] [--abi] -- PROG [ARG]...)\n", a);
+      exit(EXIT_REFUSED);
+    }
+  }
+  if (!want_abi && i >= argc) fail("arguments", "missing -- before the program");
+  if (!want_abi && i + 1 >= argc) fail("arguments", "no program after --");
+  int abi = landlock_abi();
+  if (want_abi) {
+    printf("%d\n", abi);
+    return 0;
+  }
+  if (abi < MIN_ABI) {
+    fprintf(stderr, "devrites-landlock: landlock: ABI %d is too old; ABI %d (Linux 6.2) is needed to control "
+                    "truncation\n", abi, MIN_ABI);
+    exit(EXIT_REFUSED);
+  }
+  if (no_tcp && abi < 4) {
+    fprintf(stderr, "devrites-landlock: --no-tcp: needs Landlock ABI 4 (Linux 6.7); this kernel has ABI %d\n", abi);
+    exit(EXIT_REFUSED);
+  }
+
+  uint64_t all = fs_rights(abi);
+  struct ll_ruleset_attr ra = {.handled_access_fs = all};
+  if (no_tcp) ra.handled_access_net = LANDLOCK_ACCESS_NET_BIND_TCP | LANDLOCK_ACCESS_NET_CONNECT_TCP;
+  if (abi >= 6) ra.scoped = LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | LANDLOCK_SCOPE_SIGNAL;
+  int ruleset = (int)syscall(SYS_landlock_create_ruleset, &ra, sizeof ra, 0U);
+  if (ruleset < 0) fail_errno("landlock_create_ruleset", NULL);
+
+  allow_path(ruleset, "/", FS_READ, DIR_TREE, "read rule");
+  allow_path(ruleset, "/dev/null", LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_TRUNCATE, CHAR_DEVICE,
+             "write rule");
+  for (int j = 1; j < i; j++) {
+    if (strcmp(argv[j], "--rw") == 0) allow_path(ruleset, argv[++j], all, DIR_TREE, "--rw");
+    else if (strcmp(argv[j], "--rw-file") == 0) allow_path(ruleset, argv[++j], FS_FILE_WRITE, ONE_FILE, "--rw-file");
+  }
+
+  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) fail_errno("prctl(PR_SET_NO_NEW_PRIVS)", NULL);
+  if (syscall(SYS_landlock_restrict_self, ruleset, 0U) != 0) fail_errno("landlock_restrict_self", NULL);
+  if (no_tcp) deny_ip_sockets();
+  close_inherited(); /* also closes the ruleset */
+  execvp(argv[i + 1], &argv[i + 1]);
+  fail_errno("execvp", argv[i + 1]);
+  return EXIT_REFUSED;
+}
