@@ -15,13 +15,19 @@
  *     Landlock never re-checks;
  *   - --no-tcp: binding and connecting TCP sockets are handled with no rule, so both are denied (ABI 4).
  *     Landlock's TCP rules do not see MPTCP sockets nor TCP Fast Open (sendto with MSG_FASTOPEN), both of
- *     which were observed connecting on Linux 6.18 / ABI 7, so --no-tcp also installs a seccomp filter:
- *     socket(2) for any family but AF_UNIX fails with EACCES (no TCP, MPTCP, UDP, raw or vsock socket at
- *     all), io_uring (which can create sockets without socket(2)) fails with EPERM, and a system call of
- *     another ABI (i386 on x86-64, x32) kills the process. x86-64 and arm64 only; elsewhere --no-tcp refuses;
+ *     which were observed connecting on Linux 6.18 / ABI 7, so --no-tcp also has the seccomp filter below
+ *     refuse socket(2) for any family but AF_UNIX (EACCES: no TCP, MPTCP, UDP, raw or vsock socket at all)
+ *     and io_uring (EPERM; it can create sockets without socket(2)). x86-64 and arm64 only; elsewhere
+ *     --no-tcp refuses;
+ *   - a seccomp filter (x86-64 and arm64; elsewhere skipped) for what Landlock does not control: chown
+ *     (EPERM), extended attributes (EOPNOTSUPP), inode flags such as immutable (EPERM) and chmod adding
+ *     set-user/group-ID bits (EPERM) - changes a root leaf could otherwise leave behind outside its scope.
+ *     A system call through another ABI (i386 via int 0x80, x32) kills the process. Plain chmod and utimes
+ *     stay open (Landlock cannot see them; see the limits in the docs);
  *   - ABI 6 and later: signals and abstract unix sockets are scoped to the sandbox (nothing outside it can be
  *     signalled or reached through an abstract socket), whatever the flags;
- *   - then PR_SET_NO_NEW_PRIVS, landlock_restrict_self, every descriptor above 2 closed, execvp.
+ *   - then PR_SET_NO_NEW_PRIVS, landlock_restrict_self, the seccomp filter, every descriptor above 2 closed,
+ *     execvp.
  *
  * Fail closed: on any failure (a bad argument, a kernel without Landlock or too old for what is asked, a
  * syscall error) it prints "devrites-landlock: <what failed>: <reason>" and exits 125 without running PROG.
@@ -194,36 +200,96 @@ static void allow_path(int ruleset, const char *path, uint64_t rights, enum kind
 #elif defined(__aarch64__)
 #define NATIVE_ARCH AUDIT_ARCH_AARCH64
 #endif
-
-/* --no-tcp's second half: only AF_UNIX sockets, no io_uring, no foreign system call ABI (see the header). */
-static void deny_ip_sockets(void) {
-#ifdef NATIVE_ARCH
-#define LOAD(field) BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, field))
-#define RET(v) BPF_STMT(BPF_RET | BPF_K, (v))
-  struct sock_filter code[] = {
-      LOAD(arch),
-      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NATIVE_ARCH, 1, 0),
-      RET(SECCOMP_RET_KILL_PROCESS),
-      LOAD(nr),
-#ifdef __x86_64__
-      BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000U /* __X32_SYSCALL_BIT */, 0, 1),
-      RET(SECCOMP_RET_KILL_PROCESS),
+#ifndef SYS_fchmodat2
+#define SYS_fchmodat2 452
 #endif
-      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_io_uring_setup, 3, 0),
-      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_io_uring_enter, 2, 0),
-      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_io_uring_register, 1, 0),
-      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_socket, 2, 1),
-      RET(SECCOMP_RET_ERRNO | EPERM),
-      RET(SECCOMP_RET_ALLOW),
-      LOAD(args[0]), /* the family: an int, the low half of the argument on these little-endian ABIs */
-      BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_UNIX, 0, 1),
-      RET(SECCOMP_RET_ALLOW),
-      RET(SECCOMP_RET_ERRNO | EACCES),
-  };
-  struct sock_fprog prog = {.len = (unsigned short)(sizeof code / sizeof code[0]), .filter = code};
-  if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) != 0) fail_errno("seccomp (--no-tcp)", NULL);
+#ifndef SYS_setxattrat
+#define SYS_setxattrat 463
+#endif
+#ifndef SYS_removexattrat
+#define SYS_removexattrat 466
+#endif
+#ifndef SYS_file_setattr
+#define SYS_file_setattr 469
+#endif
+#define FS_IOC_SETFLAGS_64 0x40086602U   /* _IOW('f', 2, long) */
+#define FS_IOC_SETFLAGS_32 0x40046602U   /* _IOW('f', 2, int) */
+#define FS_IOC_FSSETXATTR_ 0x401c5820U   /* _IOW('X', 32, struct fsxattr) */
+
+/*
+ * The seccomp half of the policy, for what Landlock does not control (see the header): ownership, extended
+ * attributes, inode flags and set-user/group-ID bits are never changed; with --no-tcp, only unix sockets and
+ * no io_uring. A small BPF program of self-contained blocks, each ending in a return for its system call.
+ */
+static struct sock_filter filter[128];
+static unsigned short filter_len;
+
+static void emit(struct sock_filter ins) {
+  if (filter_len >= sizeof filter / sizeof filter[0]) fail("seccomp", "filter too long (a bug)");
+  filter[filter_len++] = ins;
+}
+#define LOAD(field) emit((struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, field)))
+#define RET(v) emit((struct sock_filter)BPF_STMT(BPF_RET | BPF_K, (v)))
+#define IF_NR(nr, skip) emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (nr), 0, (skip)))
+
+static void deny_nr(long nr, unsigned int ret) { IF_NR(nr, 1); RET(ret); }
+
+/* nr: refuse with `ret` when argument `arg` (its low 32 bits) has any of `bits` / equals `value`. */
+static void deny_arg_bits(long nr, int arg, unsigned int bits, unsigned int ret) {
+  IF_NR(nr, 4);
+  LOAD(args[arg]);
+  emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JSET | BPF_K, bits, 0, 1));
+  RET(ret);
+  RET(SECCOMP_RET_ALLOW);
+}
+
+static void install_filter(int no_tcp) {
+#ifdef NATIVE_ARCH
+  const unsigned int eperm = SECCOMP_RET_ERRNO | EPERM;
+  LOAD(arch);
+  emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, NATIVE_ARCH, 1, 0));
+  RET(SECCOMP_RET_KILL_PROCESS); /* i386 through int 0x80 on x86-64: another table, another socketcall */
+  LOAD(nr);
+#ifdef __x86_64__
+  emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JGE | BPF_K, 0x40000000U /* __X32_SYSCALL_BIT */, 0, 1));
+  RET(SECCOMP_RET_KILL_PROCESS);
+  deny_nr(SYS_chown, eperm);
+  deny_nr(SYS_lchown, eperm);
+  deny_arg_bits(SYS_chmod, 1, S_ISUID | S_ISGID, eperm);
+#endif
+  deny_nr(SYS_fchown, eperm);
+  deny_nr(SYS_fchownat, eperm);
+  deny_arg_bits(SYS_fchmod, 1, S_ISUID | S_ISGID, eperm);
+  deny_arg_bits(SYS_fchmodat, 2, S_ISUID | S_ISGID, eperm);
+  deny_arg_bits(SYS_fchmodat2, 2, S_ISUID | S_ISGID, eperm);
+  const long xattr[] = {SYS_setxattr, SYS_lsetxattr, SYS_fsetxattr, SYS_setxattrat,
+                        SYS_removexattr, SYS_lremovexattr, SYS_fremovexattr, SYS_removexattrat};
+  for (size_t k = 0; k < sizeof xattr / sizeof xattr[0]; k++)
+    deny_nr(xattr[k], SECCOMP_RET_ERRNO | EOPNOTSUPP); /* what tools read as "not supported here" */
+  deny_nr(SYS_file_setattr, eperm);
+  /* inode flags (immutable, append-only, ...) through ioctl */
+  IF_NR(SYS_ioctl, 6);
+  LOAD(args[1]);
+  emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, FS_IOC_SETFLAGS_64, 2, 0));
+  emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, FS_IOC_SETFLAGS_32, 1, 0));
+  emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, FS_IOC_FSSETXATTR_, 0, 1));
+  RET(eperm);
+  RET(SECCOMP_RET_ALLOW);
+  if (no_tcp) {
+    deny_nr(SYS_io_uring_setup, eperm); /* io_uring can create sockets without socket(2) */
+    deny_nr(SYS_io_uring_enter, eperm);
+    deny_nr(SYS_io_uring_register, eperm);
+    IF_NR(SYS_socket, 4);
+    LOAD(args[0]); /* the family */
+    emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AF_UNIX, 0, 1));
+    RET(SECCOMP_RET_ALLOW);
+    RET(SECCOMP_RET_ERRNO | EACCES);
+  }
+  RET(SECCOMP_RET_ALLOW);
+  struct sock_fprog prog = {.len = filter_len, .filter = filter};
+  if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0) != 0) fail_errno("seccomp", NULL);
 #else
-  fail("--no-tcp", "the socket filter is built for x86-64 and arm64 only");
+  if (no_tcp) fail("--no-tcp", "the socket filter is built for x86-64 and arm64 only");
 #endif
 }
 
@@ -295,7 +361,7 @@ int main(int argc, char **argv) {
 
   if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) fail_errno("prctl(PR_SET_NO_NEW_PRIVS)", NULL);
   if (syscall(SYS_landlock_restrict_self, ruleset, 0U) != 0) fail_errno("landlock_restrict_self", NULL);
-  if (no_tcp) deny_ip_sockets();
+  install_filter(no_tcp);
   close_inherited(); /* also closes the ruleset */
   execvp(argv[i + 1], &argv[i + 1]);
   fail_errno("execvp", argv[i + 1]);
