@@ -522,6 +522,19 @@ describe.skipIf(!helper || abi === undefined)(`devrites-landlock (Landlock ABI $
       });
     });
 
+    it("lets a read-only role work: git status, log and diff, grep, node, a temp file in scratch", () => {
+      const before = snapshot(f.base, [f.scratch]);
+      const readOnly: LandlockSpec = { readWrite: [f.scratch], writeFiles: [], denyTcp: true };
+      const r = wrapped(
+        `git status --porcelain && git log --oneline && git diff --stat HEAD && grep -rq a . && ` +
+          `node -e 'require("fs").readFileSync("a.txt")' && TMPDIR=${f.scratch} mktemp >/dev/null`,
+        readOnly,
+      );
+      expect(r.status, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/init/);
+      expect(snapshot(f.base, [f.scratch])).toEqual(before);
+    });
+
     it("lets a write to the --rw-file land, and nothing else change", () => {
       const before = snapshot(f.base, [f.scratch, f.allowed]);
       ok(
