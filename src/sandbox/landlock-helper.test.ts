@@ -514,7 +514,7 @@ describe("landlockSupported", () => {
 // ---------------------------------------------------------------------------------------------------------
 
 describe.skipIf(helper !== undefined)("devrites-landlock", () => {
-  it(`is skipped: ${noHelper}`, () => {
+  it(`is skipped: ${noHelper ?? "(not: the helper is here)"}`, () => {
     expect(noHelper).toBeDefined();
   });
 });
