@@ -6,7 +6,7 @@
  * with useradd when this is root), and nested inside bubblewrap.
  */
 
-import { type SpawnSyncReturns, spawnSync } from "node:child_process";
+import { type SpawnSyncReturns, spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import {
   chmodSync,
@@ -72,6 +72,9 @@ function sh(argv: readonly string[], opts: { cwd?: string; stdio?: (number | "ig
     timeout: 20_000,
   });
 }
+
+/** A python3 one-liner with the socket module, as a shell word. */
+const py = (body: string) => `python3 -c ${JSON.stringify(`import socket; ${body}`)}`;
 
 function ok(r: SpawnSyncReturns<string>): SpawnSyncReturns<string> {
   if (r.status !== 0) throw new Error(`exit ${r.status}: ${r.stderr}`);
@@ -273,6 +276,11 @@ const ATTACKS: Attack[] = [
   { name: "overwrite a tracked file", cmd: () => "echo x > a.txt", stderr: EACCES },
   { name: "append to a nested file", cmd: () => "echo x >> src/b.txt", stderr: EACCES },
   { name: "truncate a tracked file", cmd: () => "truncate -s 0 a.txt", stderr: EACCES },
+  {
+    name: "truncate(2) a tracked file by path (no open)",
+    cmd: () => `python3 -c 'import os; os.truncate("a.txt", 0)'`,
+    stderr: EACCES,
+  },
   { name: "create a file beside the --rw-file", cmd: () => "echo x > new.txt", stderr: EACCES },
   { name: "make a directory", cmd: () => "mkdir d", stderr: EACCES },
   { name: "remove a tracked file", cmd: () => "rm -f a.txt", stderr: EACCES },
@@ -673,7 +681,6 @@ describe.skipIf(!helper || abi === undefined)(`devrites-landlock (Landlock ABI $
       });
       const settle = () => new Promise((res) => setTimeout(res, 150));
 
-      const py = (body: string) => `python3 -c ${JSON.stringify(`import socket; ${body}`)}`;
       const CONNECTS: [string, (port: number) => string][] = [
         ["bash /dev/tcp", (p) => `exec 3<>/dev/tcp/127.0.0.1/${p}`],
         [
@@ -713,6 +720,50 @@ describe.skipIf(!helper || abi === undefined)(`devrites-landlock (Landlock ABI $
       it("still allows unix sockets", (ctx) => {
         if (runner.noNetworkControl) ctx.skip(runner.noNetworkControl);
         ok(wrapped(py("a, b = socket.socketpair(); a.send(b'x'); assert b.recv(1) == b'x'")));
+      });
+    });
+
+    describe.skipIf((abi ?? 0) < 6)("scoping (ABI 6)", () => {
+      it("refuses to signal a process outside the sandbox; without the helper the signal lands", (ctx) => {
+        if (runner.owner || runner.outer) ctx.skip("the target must be this user's, in this pid namespace");
+        const sleeper = spawn("sleep", ["30"], { stdio: "ignore" });
+        try {
+          const r = wrapped(`kill -TERM ${sleeper.pid}`);
+          expect(r.status).not.toBe(0);
+          expect(r.stderr).toMatch(/Operation not permitted/);
+          expect(sleeper.exitCode === null && sleeper.signalCode === null).toBe(true);
+          ok(bare(`kill -TERM ${sleeper.pid}`));
+        } finally {
+          sleeper.kill("SIGKILL");
+        }
+      });
+      it("refuses to connect to an abstract unix socket outside the sandbox; without the helper it connects", async (ctx) => {
+        if (runner.noNetworkControl) ctx.skip(runner.noNetworkControl);
+        let accepted = 0;
+        const name = `devrites-ll-${process.pid}-${Date.now()}`;
+        const server = createServer((c) => {
+          accepted++;
+          c.destroy();
+        });
+        await new Promise<void>((res) => server.listen(`\0${name}`, res));
+        try {
+          // node on both ends: node and python spell an abstract address's length differently
+          const connect = `node -e '${`require("net").connect("\\0${name}").on("connect", () => process.exit(0))`}'`;
+          const r = wrapped(connect);
+          await new Promise((res) => setTimeout(res, 150));
+          expect(r.status).not.toBe(0);
+          expect(r.stderr).toMatch(/EPERM/);
+          expect(accepted).toBe(0);
+          // scoping does not depend on --no-tcp
+          expect(wrapped(connect, { ...f.spec, denyTcp: false }).status).not.toBe(0);
+          await new Promise((res) => setTimeout(res, 150));
+          expect(accepted).toBe(0);
+          ok(bare(connect));
+          await new Promise((res) => setTimeout(res, 150));
+          expect(accepted).toBe(1);
+        } finally {
+          await new Promise<void>((res) => server.close(() => res()));
+        }
       });
     });
   });
