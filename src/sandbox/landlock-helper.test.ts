@@ -269,6 +269,8 @@ interface Attack {
   mount?: boolean;
   /** The attack writes the --rw-file first (which may land); the rest must not change. */
   writesAllowed?: boolean;
+  /** State the snapshot does not hold (extended attributes), read from outside. */
+  extra?: (f: Fixture) => string;
 }
 
 const EACCES = /Permission denied/;
@@ -330,6 +332,14 @@ const ATTACKS: Attack[] = [
     controlNeedsRoot: true,
   },
   { name: "set the set-user-ID bit", cmd: () => "chmod u+s a.txt", stderr: /Operation not permitted/ },
+  {
+    name: "set an extended attribute on a tracked file",
+    cmd: () => `python3 -c 'import os; os.setxattr("a.txt", "user.devrites", b"1")'`,
+    stderr: /Operation not supported/,
+    extra: (f) =>
+      ok(sh(["python3", "-c", "import os, sys; print(os.listxattr(sys.argv[1]))", join(f.repo, "a.txt")]))
+        .stdout,
+  },
   {
     name: "bind mount the scratch directory over src/",
     cmd: (f) => `mount --bind ${f.scratch} src && echo x > src/b.txt`,
@@ -564,8 +574,9 @@ describe.skipIf(!helper || abi === undefined)(`devrites-landlock (Landlock ABI $
 
     describe.each(ATTACKS)("$name", (attack) => {
       const skip = () => (attack.writesAllowed ? [f.scratch, f.allowed] : [f.scratch]);
+      const state = () => ({ ...snapshot(f.base, skip()), extra: attack.extra?.(f) ?? "" });
       it("fails with the kernel's refusal and leaves the tree and .git byte-identical", () => {
-        const before = snapshot(f.base, skip());
+        const before = state();
         const r = wrapped(attack.cmd(f));
         expect(r.status, r.stderr).not.toBe(0);
         const outerRefusal =
@@ -573,15 +584,15 @@ describe.skipIf(!helper || abi === undefined)(`devrites-landlock (Landlock ABI $
         expect(r.stderr).toMatch(
           runner.outer ? new RegExp(`${attack.stderr.source}|${outerRefusal.source}`) : attack.stderr,
         );
-        expect(snapshot(f.base, skip())).toEqual(before);
+        expect(state()).toEqual(before);
       });
       it("has an effect without the helper (the control)", (ctx) => {
         if (attack.controlNeedsRoot && (runner.owner || !IS_ROOT)) ctx.skip("needs root; this runner is not");
         if (attack.mount && runner.ownMounts) ctx.skip("the mount would live in the runner's own namespace");
-        const before = snapshot(f.base, skip());
+        const before = state();
         bare(attack.cmd(f));
         if (attack.mount) mounted = join(f.repo, "src");
-        const after = snapshot(f.base, skip());
+        const after = state();
         if (runner.outer && JSON.stringify(after) === JSON.stringify(before))
           ctx.skip(`${runner.outer} already stops it`);
         expect(after).not.toEqual(before);
