@@ -21,7 +21,8 @@
  *     --no-tcp refuses;
  *   - a seccomp filter (x86-64 and arm64; elsewhere skipped) for what Landlock does not control: chown
  *     (EPERM), extended attributes (EOPNOTSUPP), inode flags such as immutable (EPERM) and chmod adding
- *     set-user/group-ID bits (EPERM) - changes a root leaf could otherwise leave behind outside its scope.
+ *     set-user/group-ID bits (EPERM) - changes a root leaf could otherwise leave behind outside its scope -
+ *     and TIOCSTI/TIOCLINUX (EPERM), which type into an inherited terminal (Landlock never re-checks one).
  *     A system call through another ABI (i386 via int 0x80, x32) kills the process. Plain chmod and utimes
  *     stay open (Landlock cannot see them; see the limits in the docs);
  *   - ABI 6 and later: signals and abstract unix sockets are scoped to the sandbox (nothing outside it can be
@@ -54,6 +55,7 @@
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <stddef.h>
+#include <sys/ioctl.h>
 #include <sys/socket.h>
 #if defined(__has_include)
 #if __has_include(<linux/landlock.h>)
@@ -267,12 +269,15 @@ static void install_filter(int no_tcp) {
   for (size_t k = 0; k < sizeof xattr / sizeof xattr[0]; k++)
     deny_nr(xattr[k], SECCOMP_RET_ERRNO | EOPNOTSUPP); /* what tools read as "not supported here" */
   deny_nr(SYS_file_setattr, eperm);
-  /* inode flags (immutable, append-only, ...) through ioctl */
-  IF_NR(SYS_ioctl, 6);
+  /* ioctls: inode flags (immutable, append-only, ...); typing into an inherited terminal (TIOCSTI, and
+     TIOCLINUX's selection paste), which would run input in the user's shell once the leaf is gone */
+  IF_NR(SYS_ioctl, 8);
   LOAD(args[1]);
-  emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, FS_IOC_SETFLAGS_64, 2, 0));
-  emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, FS_IOC_SETFLAGS_32, 1, 0));
-  emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, FS_IOC_FSSETXATTR_, 0, 1));
+  emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, FS_IOC_SETFLAGS_64, 4, 0));
+  emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, FS_IOC_SETFLAGS_32, 3, 0));
+  emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, FS_IOC_FSSETXATTR_, 2, 0));
+  emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, TIOCSTI, 1, 0));
+  emit((struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, TIOCLINUX, 0, 1));
   RET(eperm);
   RET(SECCOMP_RET_ALLOW);
   if (no_tcp) {

@@ -734,6 +734,29 @@ describe.skipIf(!helper || abi === undefined)(`devrites-landlock (Landlock ABI $
       });
     });
 
+    it("refuses to type into an inherited terminal (TIOCSTI); without the helper the input lands", (ctx) => {
+      if (runner.owner) ctx.skip("TIOCSTI on a terminal that is not the caller's own needs CAP_SYS_ADMIN");
+      if (runner.outer) ctx.skip(`${runner.outer} gives the command its own stdin`);
+      // python3 opens a pty, runs ARGV with the pty as stdin, and prints what was typed into it
+      const driver = [
+        "import os, pty, select, subprocess, sys",
+        "m, s = pty.openpty()",
+        "subprocess.run(sys.argv[1:], stdin=s, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)",
+        "os.close(s)",
+        "out = b''",
+        "while select.select([m], [], [], 0.3)[0]:",
+        "    try: out += os.read(m, 100)",
+        "    except OSError: break",
+        "print(repr(out))",
+      ].join("\n");
+      const typist = ["python3", "-c", 'import fcntl, termios; fcntl.ioctl(0, termios.TIOCSTI, b"Z")'];
+      const wrappedTypist = runner.wrap(landlockArgv(helper!, f.spec, typist), f.base);
+      expect(ok(sh(["python3", "-c", driver, ...wrappedTypist], { cwd: f.repo })).stdout).toBe("b''\n");
+      expect(ok(sh(["python3", "-c", driver, ...runner.wrap(typist, f.base)], { cwd: f.repo })).stdout).toBe(
+        "b'Z'\n",
+      );
+    });
+
     describe.skipIf((abi ?? 0) < 6)("scoping (ABI 6)", () => {
       it("refuses to signal a process outside the sandbox; without the helper the signal lands", (ctx) => {
         if (runner.owner || runner.outer) ctx.skip("the target must be this user's, in this pid namespace");
