@@ -43,20 +43,21 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
-#include <stddef.h>
-#include <sys/ioctl.h>
-#include <sys/socket.h>
 #if defined(__has_include)
 #if __has_include(<linux/landlock.h>)
 #include <linux/landlock.h>
