@@ -499,6 +499,63 @@ describe("where the hook finds the helper", () => {
   });
 });
 
+/** Whether a 64-bit little-endian ELF file has a PT_INTERP program header (a dynamic loader). */
+function hasInterpreter(elf: Buffer): boolean {
+  expect(elf.subarray(0, 4).toString("latin1")).toBe("\x7fELF");
+  const phoff = Number(elf.readBigUInt64LE(0x20));
+  const size = elf.readUInt16LE(0x36);
+  const count = elf.readUInt16LE(0x38);
+  for (let i = 0; i < count; i++) if (elf.readUInt32LE(phoff + i * size) === 3) return true;
+  return false;
+}
+
+describe("scripts/build-native.ts", () => {
+  let out: string;
+  beforeEach(() => {
+    out = mkdtempSync(join(tmpdir(), "devrites-ll-build-"));
+  });
+  afterEach(() => rmSync(out, { recursive: true, force: true }));
+
+  it.skipIf(process.platform !== "linux")(
+    "skips, saying why, when there is no C compiler, and writes nothing",
+    () => {
+      const r = buildNative(ROOT, { cc: "devrites-no-such-cc", outDir: out });
+      expect(r).toEqual({ status: "skipped", reason: "no C compiler (devrites-no-such-cc not found)" });
+      expect(readdirSync(out)).toEqual([]);
+    },
+  );
+  it.skipIf(process.platform !== "linux")(
+    "fails when the compiler rejects the source, leaving no half-written helper",
+    () => {
+      expect(() => buildNative(ROOT, { cc: "false", outDir: out })).toThrow(
+        /false failed to compile native\/landlock-exec\.c/,
+      );
+      expect(readdirSync(out)).toEqual([]);
+    },
+  );
+  it.skipIf(!helper || noHelper !== undefined)("builds an executable helper that answers --abi", () => {
+    const r = buildNative(ROOT, { outDir: out });
+    expect(r.status).toBe("built");
+    if (r.status !== "built") return;
+    expect(readdirSync(out)).toEqual([landlockHelperName()]);
+    expect(lstatSync(r.path).mode & 0o777).toBe(0o755);
+    expect(usableHelper(r.path)).toBe(true);
+    const answer = sh([r.path, "--abi"]);
+    expect(answer.status === 0 || answer.status === LANDLOCK_REFUSED_EXIT).toBe(true);
+    // a static helper asks for no dynamic loader (no PT_INTERP program header); a dynamic one does
+    expect(hasInterpreter(readFileSync(r.path))).toBe(r.linkage === "dynamic");
+  });
+  it("exits 0 from npm run build's step when there is no compiler", () => {
+    const r = spawnSync(process.execPath, ["--import", "tsx", join(ROOT, "scripts/build-native.ts")], {
+      env: { ...process.env, CC: "devrites-no-such-cc" },
+      encoding: "utf8",
+      timeout: 60_000,
+    });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/build-native: skipped, (no C compiler|no Landlock on)/);
+  });
+});
+
 describe("landlockSupported", () => {
   let dir: string;
   beforeAll(() => {
