@@ -7,7 +7,8 @@
  *   - every file-system right this kernel's Landlock ABI knows is handled, so each is denied unless a rule
  *     below grants it (REFER from ABI 2, TRUNCATE from ABI 3, IOCTL_DEV from ABI 5);
  *   - `/`: read files, list directories, execute (reads are left open by design: the sandbox guards writes);
- *   - each --rw DIR (an existing directory, absolute path): every handled right beneath it;
+ *   - each --rw DIR (an existing directory, absolute path, not holding .git or .devrites, which Landlock
+ *     could not keep read-only inside it): every handled right beneath it;
  *   - each --rw-file FILE (an existing regular file with one link, absolute path): read, write, truncate -
  *     that file only; nothing may be created, removed, linked or renamed beside it;
  *   - /dev/null: write and truncate (`>/dev/null` must work). /dev/tty is NOT granted: a leaf has no business
@@ -166,7 +167,7 @@ static uint64_t fs_rights(int abi) {
   return r;
 }
 
-enum kind { DIR_TREE, ONE_FILE, CHAR_DEVICE };
+enum kind { DIR_TREE, WRITABLE_TREE, ONE_FILE, CHAR_DEVICE };
 
 /* Grant `rights` beneath `path`, which must be of the given kind (ONE_FILE: a regular file with one link). */
 static void allow_path(int ruleset, const char *path, uint64_t rights, enum kind kind, const char *flag) {
@@ -179,12 +180,22 @@ static void allow_path(int ruleset, const char *path, uint64_t rights, enum kind
   if (fd < 0) fail_errno(flag, path);
   struct stat st;
   if (fstat(fd, &st) != 0) fail_errno(flag, path);
-  const char *wrong = kind == DIR_TREE      ? (S_ISDIR(st.st_mode) ? NULL : "not a directory")
+  const char *wrong = kind <= WRITABLE_TREE ? (S_ISDIR(st.st_mode) ? NULL : "not a directory")
                       : kind == CHAR_DEVICE ? (S_ISCHR(st.st_mode) ? NULL : "not a character device")
                                             : (S_ISREG(st.st_mode) ? NULL : "not a regular file");
   if (wrong != NULL) {
     fprintf(stderr, "devrites-landlock: %s %s: %s (a symbolic link is refused)\n", flag, path, wrong);
     exit(EXIT_REFUSED);
+  }
+  /* Landlock grants, it never carves out: a .git or .devrites inside a writable tree would be writable too */
+  static const char *const protected_names[] = {".git", ".devrites"};
+  for (size_t k = 0; kind == WRITABLE_TREE && k < sizeof protected_names / sizeof protected_names[0]; k++) {
+    struct stat inner;
+    if (fstatat(fd, protected_names[k], &inner, AT_SYMLINK_NOFOLLOW) == 0) {
+      fprintf(stderr, "devrites-landlock: %s %s: holds %s, which would become writable (grant the files instead)\n",
+              flag, path, protected_names[k]);
+      exit(EXIT_REFUSED);
+    }
   }
   if (kind == ONE_FILE && st.st_nlink != 1) {
     /* another name of the same inode would be written too */
@@ -361,7 +372,7 @@ int main(int argc, char **argv) {
   allow_path(ruleset, "/dev/null", LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_TRUNCATE, CHAR_DEVICE,
              "write rule");
   for (int j = 1; j < i; j++) {
-    if (strcmp(argv[j], "--rw") == 0) allow_path(ruleset, argv[++j], all, DIR_TREE, "--rw");
+    if (strcmp(argv[j], "--rw") == 0) allow_path(ruleset, argv[++j], all, WRITABLE_TREE, "--rw");
     else if (strcmp(argv[j], "--rw-file") == 0) allow_path(ruleset, argv[++j], FS_FILE_WRITE, ONE_FILE, "--rw-file");
   }
 

@@ -871,6 +871,8 @@ describe.skipIf(!helper || abi === undefined)(`devrites-landlock (Landlock ABI $
       linkSync(join(dir, "linked"), join(dir, "linked2"));
       symlinkSync(join(dir, "file"), join(dir, "symlink"));
       mkdirSync(join(dir, "scratch"));
+      mkdirSync(join(dir, "repo", ".git"), { recursive: true });
+      mkdirSync(join(dir, "ws", ".devrites"), { recursive: true });
     });
     afterAll(() => rmSync(dir, { recursive: true, force: true }));
     const marker = () => join(dir, "scratch", "marker");
@@ -883,6 +885,11 @@ describe.skipIf(!helper || abi === undefined)(`devrites-landlock (Landlock ABI $
       ["--rw without a value", () => ["--rw"]],
       ["--rw on a file", () => ["--rw", join(dir, "file"), "--", ...prog()]],
       ["--rw-file on a directory", () => ["--rw-file", join(dir, "scratch"), "--", ...prog()]],
+      [
+        "--rw on a directory holding .git",
+        () => ["--rw", join(dir, "scratch"), "--rw", join(dir, "repo"), "--", ...prog()],
+      ],
+      ["--rw on a directory holding .devrites", () => ["--rw", join(dir, "ws"), "--", ...prog()]],
       [
         "a missing --rw-file",
         () => ["--rw", join(dir, "scratch"), "--rw-file", join(dir, "absent"), "--", ...prog()],
