@@ -637,6 +637,7 @@ describe.skipIf(!helper || abi === undefined)(`devrites-landlock (Landlock ABI $
       const state = () => ({ ...snapshot(f.base, skip()), extra: attack.extra?.(f) ?? "" });
       it("fails with the kernel's refusal and leaves the tree and .git byte-identical", () => {
         const before = state();
+        if (attack.mount) mounted = join(f.repo, "src"); // unmounted afterwards should the attack succeed
         const r = wrapped(attack.cmd(f));
         expect(r.status, r.stderr).not.toBe(0);
         const outerRefusal =
