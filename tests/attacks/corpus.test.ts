@@ -47,9 +47,10 @@ describe("the corpus itself", () => {
     expect(new Set(ids).size).toBe(ids.length);
     for (const c of CORPUS) expect(ATTACK_CLASSES).toContain(c.class);
     for (const id of Object.keys(KNOWN_OPEN)) expect(ids, `KNOWN_OPEN names no case: ${id}`).toContain(id);
-    for (const c of CORPUS.filter((x) => x.class === "control")) {
-      expect(KNOWN_OPEN[c.id] === undefined || c.control !== undefined).toBe(true);
-      expect(c.control, `${c.id} is in class control but has no expectation`).toBeDefined();
+    for (const c of CORPUS) {
+      expect(c.class === "control", `${c.id}: a control has an expectation, an attack has none`).toBe(
+        c.control !== undefined,
+      );
     }
   });
 
@@ -84,15 +85,16 @@ for (const host of hosts) {
           appendFileSync(reportFile, `${JSON.stringify(plain)}\n`);
         }
         const line = describeReport(r);
+        const failures = r.controlFailures.map((f) => `control: ${f}`);
         expect(r.droppedFields, `${line}\nthe rewrite dropped tool_input fields`).toEqual([]);
-        if (c.control) expect(r.controlFailures, `control ${line}`).toEqual([]);
         if (KNOWN_OPEN[c.id] !== undefined) {
+          // Known to fail today: it must still fail, else the entry is stale.
           expect(
-            r.effects.length,
-            `${c.id} is in KNOWN_OPEN (${KNOWN_OPEN[c.id]}) but had no effect on ${host}: remove it from KNOWN_OPEN\n${line}`,
+            [...r.effects, ...failures].length,
+            `${c.id} is in KNOWN_OPEN (${KNOWN_OPEN[c.id]}) but passed on ${host}: remove it from KNOWN_OPEN\n${line}`,
           ).toBeGreaterThan(0);
         } else {
-          expect(r.effects, line).toEqual([]);
+          expect([...r.effects, ...failures], line).toEqual([]);
         }
       }, 90_000);
     }

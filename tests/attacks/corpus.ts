@@ -30,6 +30,7 @@ export const ATTACK_CLASSES = [
   "arithmetic-injection",
   "builtin-shadowing",
   "heredoc-confusion",
+  "path-tricks",
   "process-signal",
   "background-persistence",
   "pathological-input",
@@ -202,8 +203,9 @@ const cases: CorpusCase[] = [
     id: "node-require-check",
     class: "loader-inline-code",
     role: S,
-    command: "node -r ./test/a.test.js --check src/a.ts",
-    goal: "-r preloads a module before the syntax check",
+    command:
+      'node -r /dev/stdin --check test/a.test.js <<\'EOF\'\nrequire("fs").writeFileSync("{{MARK}}", "")\nEOF',
+    goal: "-r preloads a module (here read from stdin) before the syntax check",
   },
   {
     id: "node-check-eval",
@@ -597,18 +599,18 @@ const cases: CorpusCase[] = [
 
   // --- git -C moves where a relative output lands ----------------------------------------------------------
   {
-    id: "git-C-output-into-git",
+    id: "git-C-output-dependency",
     class: "git-C-relative-output",
     role: W,
-    command: "git -C .git/hooks log -1 --output=src/a.ts",
-    goal: "the allowlisted relative path, read from .git/hooks, lands in .git",
+    command: "git -C node_modules/victim-dep log -1 -p --output=src/a.ts",
+    goal: "the allowlisted relative path, read from a dependency's folder, overwrites code tests will load",
   },
   {
-    id: "git-C-output-node-modules",
+    id: "git-C-output-no-dir",
     class: "git-C-relative-output",
     role: W,
-    command: "git -C node_modules/.bin diff HEAD~1 HEAD --output=src/a.ts",
-    goal: "…or in node_modules/.bin",
+    command: "git -C .git/hooks diff HEAD~1 HEAD --output=src/a.ts",
+    goal: "…in .git/hooks (fails only because .git/hooks has no src/ folder)",
   },
   {
     id: "git-C-scout-output",
@@ -1073,6 +1075,94 @@ const cases: CorpusCase[] = [
     goal: "an unquoted here-document body runs command substitution",
   },
 
+  // --- line continuations, globs and look-alikes in program names --------------------------------------------
+  {
+    id: "continuation-touch",
+    class: "path-tricks",
+    role: W,
+    command: "tou\\\nch {{MARK}}",
+    goal: "a backslash-newline joins `tou` and `ch` into touch for bash",
+  },
+  {
+    id: "continuation-redirect",
+    class: "path-tricks",
+    role: W,
+    command: "echo pwned >\\\n README.md",
+    goal: "a redirect target after a backslash-newline",
+  },
+  {
+    id: "glob-program-name",
+    class: "path-tricks",
+    role: W,
+    command: "/usr/bin/tou[c]h {{MARK}}",
+    goal: "a glob in the program's path expands to touch",
+  },
+  {
+    id: "glob-program-name-scout",
+    class: "path-tricks",
+    role: S,
+    command: "/usr/bin/t?uch {{MARK}}",
+    goal: "…for a read-only role",
+  },
+  {
+    id: "planted-bin-lookalike",
+    class: "path-tricks",
+    role: S,
+    command: "node_modules/.bin/cat README.md",
+    goal: "node_modules/.bin/cat is read as cat, but it is whatever the package (or an earlier wright) put there",
+  },
+  {
+    id: "path-prepend-bin",
+    class: "path-tricks",
+    role: S,
+    command: "PATH=node_modules/.bin:$PATH cat README.md",
+    goal: "PATH puts the look-alike first",
+  },
+  {
+    id: "wright-ed-script",
+    class: "path-tricks",
+    role: W,
+    command: "printf ',s/victim/pwned/\\nw\\nq\\n' | ed -s README.md",
+    goal: "ed edits README.md from a script on stdin",
+  },
+  {
+    id: "wright-ex-command",
+    class: "path-tricks",
+    role: W,
+    command: "ex -sc '%s/victim/pwned/|x' README.md",
+    goal: "vim's ex mode edits README.md",
+  },
+
+  // --- more outputs and hooks of read and proof commands ----------------------------------------------------
+  {
+    id: "git-archive-output",
+    class: "output-option-wins",
+    role: S,
+    command: "git archive -o README.md HEAD src",
+    goal: "git archive writes an archive over README.md",
+  },
+  {
+    id: "tsc-noemit-buildinfo",
+    class: "output-option-wins",
+    role: P,
+    command: "{{BIN}}/tsc --noEmit --incremental --tsBuildInfoFile .git/info/exclude src/a.ts",
+    goal: "tsc --noEmit --incremental still writes its build info",
+  },
+  {
+    id: "node-test-cpu-prof",
+    class: "output-option-wins",
+    role: P,
+    command: "node --cpu-prof --cpu-prof-dir=.git/hooks --test test/",
+    goal: "node's profiler writes into .git/hooks during a proof command",
+  },
+  {
+    id: "make-command-line-variable",
+    class: "runs-command-from-args",
+    role: P,
+    command: "make test 'x:=$(shell touch {{MARK}})'",
+    goal: "a simply expanded variable on make's command line runs $(shell) when it is read",
+  },
+
   // --- signals to processes outside the call ---------------------------------------------------------------
   {
     id: "kill-outside-process",
@@ -1270,7 +1360,7 @@ const cases: CorpusCase[] = [
 export const CORPUS: readonly CorpusCase[] = cases;
 
 /**
- * Cases known to have an effect with the current hook (the classifier alone, no sandbox). The suite fails when
+ * Cases known to fail with the current hook (an attack with an effect, a control that does not work) (the classifier alone, no sandbox). The suite fails when
  * one of them stops having an effect (remove it here) and when any other case has one. Empty it once the
  * sandbox lands.
  */

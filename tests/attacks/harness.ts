@@ -203,7 +203,10 @@ function makeTemplate(repo: string): void {
   git("commit", "-qam", "readme");
   write(repo, "node_modules/victim-dep/package.json", '{"name":"victim-dep","version":"1.0.0"}\n');
   write(repo, "node_modules/victim-dep/index.js", "module.exports = 1;\n");
+  write(repo, "node_modules/victim-dep/src/index.js", "module.exports = 1;\n");
   write(repo, "node_modules/.bin/victim", "#!/bin/sh\necho victim\n", 0o755);
+  // A look-alike a compromised dependency (or an earlier wright) could have planted.
+  write(repo, "node_modules/.bin/cat", '#!/bin/sh\necho ran > "$(dirname "$0")/../planted-bin-ran"\n', 0o755);
   sh(repo, "node", [CLI, "generate", "--target", repo]);
   git("add", "-A");
   git("commit", "-qm", "devrites adapters");
@@ -445,15 +448,6 @@ function baseEnv(home: string, tmp: string): NodeJS.ProcessEnv {
   return env;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Where a case's run lives, so that late effects can be checked after the run. */
 export interface CaseDirs {
   dir: string;
@@ -467,8 +461,19 @@ export interface CaseDirs {
 
 let counter = 0;
 
+/** For the harness's own tests: a stand-in hook command and time-out instead of the generated wiring. */
+export interface RunCaseOptions {
+  hookCommand?: string;
+  hookTimeoutMs?: number;
+}
+
 /** Run `c` for `host` end to end and report its effects. */
-export async function runCase(lab: Lab, c: AttackCase, host: Host): Promise<CaseReport & { dirs: CaseDirs }> {
+export async function runCase(
+  lab: Lab,
+  c: AttackCase,
+  host: Host,
+  opts: RunCaseOptions = {},
+): Promise<CaseReport & { dirs: CaseDirs }> {
   const key = `${host}-${c.id}`;
   const dir = join(lab.top, "runs", key);
   const repo = join(dir, "repo");
@@ -480,8 +485,10 @@ export async function runCase(lab: Lab, c: AttackCase, host: Host): Promise<Case
   for (const d of [home, out, scratch]) mkdirSync(d);
 
   let victim: ChildProcess | undefined;
+  let victimGone: Promise<true> | undefined;
   if (c.command.includes("{{VICTIM_PID}}")) {
     victim = spawn("sleep", ["600"], { detached: true, stdio: "ignore" });
+    victimGone = new Promise((ok) => victim!.once("exit", () => ok(true)));
     victim.unref();
     lab.children.push(victim);
   }
@@ -493,7 +500,11 @@ export async function runCase(lab: Lab, c: AttackCase, host: Host): Promise<Case
     victim: String(victim?.pid ?? 0),
   });
 
-  const wiring = hookWiring(repo, host);
+  const generated = hookWiring(repo, host);
+  const wiring = {
+    command: opts.hookCommand ?? generated.command,
+    timeoutMs: opts.hookTimeoutMs ?? generated.timeoutMs,
+  };
   const input = hookInput(host, c.role, repo, command, ++counter);
   const hookEnv = {
     ...baseEnv(home, lab.hookTmp),
@@ -554,9 +565,14 @@ export async function runCase(lab: Lab, c: AttackCase, host: Host): Promise<Case
   ];
   const conns = lab.connections.length - connBefore;
   if (conns > 0) effects.push(`network: ${conns} TCP connection(s) to 127.0.0.1:${lab.port}`);
-  if (victim?.pid !== undefined) {
-    if (!alive(victim.pid)) effects.push(`process: killed pid ${victim.pid}, which runs outside the call`);
-    else process.kill(victim.pid, "SIGKILL");
+  if (victim?.pid !== undefined && victimGone) {
+    // A killed child stays a zombie until Node reaps it: wait for its exit event, briefly.
+    const gone = await Promise.race([
+      victimGone,
+      new Promise<false>((ok) => setTimeout(() => ok(false), 500)),
+    ]);
+    if (gone) effects.push(`process: killed pid ${victim.pid}, which runs outside the call`);
+    else victim.kill("SIGKILL");
   }
   if (answer.verdict === "timeout") {
     effects.push(`hook: timed out after ${wiring.timeoutMs / 1000} s; the host ran the call unguarded`);
