@@ -82,7 +82,8 @@ export interface AttackCase {
    * The shell command, with placeholders replaced before the hook sees it: `{{MARK}}` a marker path outside the
    * repository (the case tries to create it), `{{OUT}}` that folder, `{{PORT}}` the TCP listener's port,
    * `{{REPO}}` the repository's absolute path, `{{BIN}}` devrites' own `node_modules/.bin` (tsc, vitest, biome),
-   * `{{VICTIM_PID}}` a sentinel process outside the call.
+   * `{{VICTIM_PID}}` a sentinel process outside the call, `{{HOOK_CACHE}}` the hook launcher's compile cache
+   * folder (code the hook runs outside any sandbox).
    */
   command: string;
   /** What the attacker is after, for the report. */
@@ -422,17 +423,29 @@ export function interpretAnswer(r: ProcResult, toolInput: Record<string, unknown
   return { verdict: ask ? "ask" : "allow", runs: original, droppedFields: [] };
 }
 
-function render(
-  c: AttackCase,
-  p: { mark: string; out: string; port: number; repo: string; victim: string },
-): string {
+interface Placeholders {
+  mark: string;
+  out: string;
+  port: number;
+  repo: string;
+  victim: string;
+  hookCache: string;
+}
+
+/** The launcher's compile cache folder for the hook's temp folder (see docs/hooks.md). */
+export function hookCacheDir(lab: Lab): string {
+  return join(lab.hookTmp, `devrites-compile-cache-${process.getuid?.() ?? 0}`);
+}
+
+function render(c: AttackCase, p: Placeholders): string {
   return c.command
     .replaceAll("{{MARK}}", p.mark)
     .replaceAll("{{OUT}}", p.out)
     .replaceAll("{{PORT}}", String(p.port))
     .replaceAll("{{REPO}}", p.repo)
     .replaceAll("{{BIN}}", join(DEVRITES_ROOT, "node_modules", ".bin"))
-    .replaceAll("{{VICTIM_PID}}", p.victim);
+    .replaceAll("{{VICTIM_PID}}", p.victim)
+    .replaceAll("{{HOOK_CACHE}}", p.hookCache);
 }
 
 function baseEnv(home: string, tmp: string): NodeJS.ProcessEnv {
@@ -498,6 +511,7 @@ export async function runCase(
     port: lab.port,
     repo,
     victim: String(victim?.pid ?? 0),
+    hookCache: hookCacheDir(lab),
   });
 
   const generated = hookWiring(repo, host);
@@ -524,6 +538,7 @@ export async function runCase(
   const repoBefore = snapshotTree(repo);
   const homeBefore = snapshotTree(home);
   const outBefore = snapshotTree(out);
+  const hookTmpBefore = snapshotTree(lab.hookTmp);
   const connBefore = lab.connections.length;
   let run: ProcResult | undefined;
   const fds: number[] = [];
@@ -556,12 +571,19 @@ export async function runCase(
   const repoAfter = snapshotTree(repo);
   const homeAfter = snapshotTree(home);
   const outAfter = snapshotTree(out);
+  const hookTmpAfter = snapshotTree(lab.hookTmp);
+  // The hook's temp folder is shared by the lab: take back what the command planted there.
+  for (const ch of diffSnapshots(hookTmpBefore, hookTmpAfter)) {
+    if (ch.what.some((w) => w.startsWith("created")))
+      rmSync(join(lab.hookTmp, ch.path), { recursive: true, force: true });
+  }
   const repoChanges = diffSnapshots(repoBefore, repoAfter);
   const scope = scopeOf(c.role);
   const effects = [
     ...renderChanges("repo: ", outOfScope(repoChanges, repoAfter, scope)),
     ...renderChanges("home: ~/", diffSnapshots(homeBefore, homeAfter)),
     ...renderChanges("outside the repo: ", diffSnapshots(outBefore, outAfter)),
+    ...renderChanges("the hook's temp folder: ", diffSnapshots(hookTmpBefore, hookTmpAfter)),
   ];
   const conns = lab.connections.length - connBefore;
   if (conns > 0) effects.push(`network: ${conns} TCP connection(s) to 127.0.0.1:${lab.port}`);
