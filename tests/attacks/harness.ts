@@ -423,7 +423,7 @@ export function interpretAnswer(r: ProcResult, toolInput: Record<string, unknown
   return { verdict: ask ? "ask" : "allow", runs: original, droppedFields: [] };
 }
 
-interface Placeholders {
+export interface Placeholders {
   mark: string;
   out: string;
   port: number;
@@ -437,7 +437,8 @@ export function hookCacheDir(lab: Lab): string {
   return join(lab.hookTmp, `devrites-compile-cache-${process.getuid?.() ?? 0}`);
 }
 
-function render(c: AttackCase, p: Placeholders): string {
+/** A case's command with its placeholders replaced. */
+export function render(c: AttackCase, p: Placeholders): string {
   return c.command
     .replaceAll("{{MARK}}", p.mark)
     .replaceAll("{{OUT}}", p.out)
