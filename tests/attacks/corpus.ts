@@ -1240,6 +1240,13 @@ const cases: CorpusCase[] = [
     goal: "the same prefix in front of a plain write: if the hook times out, the host runs the write",
   },
   {
+    id: "budget-16-cds-write",
+    class: "pathological-input",
+    role: S,
+    command: `${Array.from({ length: 16 }, (_, i) => `cd d${i}`).join("; ")}; echo pwned > README.md`,
+    goal: "a 140-byte command: 16 cds to folders that do not exist, then a write (12 cds take 0.5 s, 14 take 1.7 s)",
+  },
+  {
     id: "budget-cd-or-chain",
     class: "pathological-input",
     role: W,
@@ -1465,6 +1472,8 @@ export const KNOWN_OPEN: Readonly<Record<string, string>> = {
   // The time budget.
   "budget-6k-cd": "the cd model takes longer than the host's 10 s time-out; the host runs the call unguarded",
   "budget-cd-then-write": "the hook times out on the cd prefix and the host runs the read-only role's write",
+  "budget-16-cds-write":
+    "the cd model is exponential in the number of cds: 16 take longer than the host's time-out",
   "budget-cd-or-chain": "cds that may fail: the hook times out and the host runs the call",
   // Controls the classifier cannot serve.
   "control-scout-scratch-write": "the classifier refuses every write outside the repo, scratch included",
