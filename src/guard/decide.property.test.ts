@@ -34,6 +34,7 @@ function ctx(): GuardContext {
     activePackets: PACKETS,
     resolve: (p) => resolveRepoPath(root, p),
     hasLocalBin: (n) => n === "vitest",
+    isInstalledRole: () => true,
   };
 }
 

@@ -276,8 +276,25 @@ describe("handlePreToolUse: guard.decision events", () => {
     handlePreToolUse(
       ok({ ...leafWrite(root), agent_type: "general-purpose" }),
       env(),
-      stub({ decision: "deny", rule: "guard.unknown-role", reason: "r" }).deps,
+      stub({ decision: "deny", rule: "guard.foreign-write-during-run", reason: "r", caller: "foreign" }).deps,
     );
+    // named like a role, but not devrites' (no generated agent file here; another plugin's prefix)
+    for (const agentType of [
+      "devrites-evidence-scout",
+      "evil:devrites-evidence-scout",
+      "Devrites:devrites-evidence-scout",
+    ]) {
+      handlePreToolUse(
+        ok({ ...leafWrite(root), agent_type: agentType }),
+        env(),
+        stub({ decision: "deny", rule: "guard.internal-error", reason: "r" }).deps,
+      );
+      handlePreToolUse(
+        ok({ ...leafWrite(root), agent_type: agentType }),
+        env(),
+        stub({ decision: "allow", caller: "foreign" }).deps,
+      );
+    }
     expect(events(root, runId(1))).toEqual([]);
   });
 
