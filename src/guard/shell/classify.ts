@@ -90,6 +90,10 @@ function handlerFor(base: string): Handler | undefined {
 export interface Work {
   commands: number;
   words: number;
+  /** Simple commands walked, each weighted by the directories it is followed in: the walk's real cost. */
+  steps: number;
+  /** The most directories any command was followed in (bounded by MAX_CWDS). */
+  maxCwds: number;
 }
 
 interface Walk {
@@ -219,7 +223,7 @@ function runScript(src: string, start: Cwd[], walk: Walk): { effects: Effect[]; 
   let cwds = start;
   const effects: Effect[] = [];
   for (const cmd of parsed.commands) {
-    const over = spend(walk.work, cmd);
+    const over = spend(walk.work, cmd, cwds.length);
     if (over) {
       effects.push(tooComplex(short(src), over));
       return { effects, cwds };
@@ -252,8 +256,10 @@ function runScript(src: string, start: Cwd[], walk: Walk): { effects: Effect[]; 
 }
 
 /** Counts `cmd` against the caps; says which cap it breaks, if any. */
-function spend(work: Work, cmd: SimpleCommand): string | undefined {
+function spend(work: Work, cmd: SimpleCommand, cwds: number): string | undefined {
   work.commands += 1;
+  work.steps += 1 + cwds;
+  if (cwds > work.maxCwds) work.maxCwds = cwds;
   work.words += cmd.words.length + cmd.assignments.length + cmd.redirects.length;
   if (work.commands > MAX_SIMPLE_COMMANDS)
     return `more than ${MAX_SIMPLE_COMMANDS} simple commands in one call`;
@@ -280,7 +286,7 @@ export function classifyShell(command: string, opts: ShellOptions): Effect[] {
  * included): the measure the caps bound, for tests and benchmarks.
  */
 export function classifyShellCounted(command: string, opts: ShellOptions): { effects: Effect[]; work: Work } {
-  const work: Work = { commands: 0, words: 0 };
+  const work: Work = { commands: 0, words: 0, steps: 0, maxCwds: 0 };
   const walk: Walk = { depth: 0, work, hasLocalBin: opts.hasLocalBin, lost: { cwd: false } };
   return { effects: runScript(command, [opts.cwd], walk).effects, work };
 }
@@ -295,7 +301,7 @@ export function classifyArgvCommand(argv: readonly string[], opts: ShellOptions)
     short(argv.join(" ")),
     {
       depth: 0,
-      work: { commands: 0, words: argv.length },
+      work: { commands: 0, words: argv.length, steps: 0, maxCwds: 0 },
       hasLocalBin: opts.hasLocalBin,
       lost: { cwd: false },
     },
