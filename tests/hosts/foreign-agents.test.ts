@@ -108,12 +108,22 @@ function ledgers(s: Sandbox): { runs: string[]; events: Record<string, unknown>[
   return { runs, events };
 }
 
-const hookCalls = (log: string) =>
+/** The inputs the hosts gave the devrites hook `hook`, from `DEVRITES_HOOK_LOG`. */
+const hookInputs = (log: string, hook: string) =>
   existsSync(log)
     ? readJsonLinesFile(log)
-        .filter((l) => l.hook === "pre-tool-use")
+        .filter((l) => l.hook === hook)
         .map((l) => JSON.parse(String(l.stdin)) as Record<string, unknown>)
     : [];
+
+/** Whether a SubagentStop block reached the child: it comes back as a prompt to "end again with" its result. */
+function stopBlocked(requests: { body?: unknown }[]): boolean {
+  return requests.some((r) =>
+    JSON.stringify(r.body ?? "")
+      .toLowerCase()
+      .includes("end again with"),
+  );
+}
 
 interface Step {
   id: string;
@@ -154,7 +164,13 @@ async function driveClaude(s: Sandbox, agentType: string, steps: Step[]) {
       .map(A.anthropicContextOf)
       .filter((c) => c.isSubagent);
     expect(children.length).toBeGreaterThan(0);
-    return { run, child: children.at(-1)!, hooks: hookCalls(log) };
+    return {
+      run,
+      stopBlocked: stopBlocked(fake.modelRequests()),
+      child: children.at(-1)!,
+      hooks: hookInputs(log, "pre-tool-use"),
+      stops: hookInputs(log, "subagent-stop"),
+    };
   } finally {
     await fake.close();
   }
@@ -188,6 +204,8 @@ describeHosts(
         ["Bash", "Explore"],
       ]);
       expect(ledgers(s)).toEqual({ runs: [], events: [] });
+      expect(o.stops.length).toBe(1); // SubagentStop ran for it, and did nothing
+      expect(o.stopBlocked).toBe(false);
     });
 
     it("with a run active, Explore's shell write does not happen and the result names the run; its read works", async () => {
@@ -206,8 +224,12 @@ describeHosts(
       const r = o.child.toolResultBlock("toolu_read");
       expect(r?.isError, r?.text).toBe(false);
       expect(r?.text).toContain("export const a = 1;");
-      // the run's ledger holds its own packet.created only: nothing of the foreign agent
+      // SubagentStop ran for Explore and neither blocked it nor recorded anything: the run's ledger holds its own
+      // packet.created only, and the run is still active
+      expect(o.stops.map((x) => x.agent_type)).toEqual(["Explore"]);
+      expect(o.stopBlocked).toBe(false);
       expect(ledgers(s).events.map((e) => e.type)).toEqual(["packet.created"]);
+      expect(readFileSync(join(s.project, ".devrites", "state.json"), "utf8")).toContain(runId!);
     });
 
     it("a devrites leaf still cannot spawn: another agent CLI through its shell is denied [guard.spawn]", async () => {
@@ -221,6 +243,8 @@ describeHosts(
       );
       expect(o.child.toolResultBlock("toolu_ls")?.isError).toBe(false);
       expect(o.child.toolNames).not.toContain("Agent");
+      // the positive control of the stop checks above: a devrites leaf ending without its result is blocked once
+      expect(o.stopBlocked).toBe(true);
       const decisions = ledgers(s).events.filter((e) => e.type === "guard.decision");
       expect(decisions.map((e) => [e.run_id, (e.data as { decision: string }).decision])).toEqual([
         [runId, "deny"],
@@ -267,7 +291,13 @@ async function driveCodex(s: Sandbox, agentType: string, steps: Step[]) {
       .map(R.responsesContextOf)
       .filter((c) => c.isSubagent);
     expect(children.length).toBeGreaterThan(0);
-    return { run, child: children.at(-1)!, hooks: hookCalls(log) };
+    return {
+      run,
+      stopBlocked: stopBlocked(fake.modelRequests()),
+      child: children.at(-1)!,
+      hooks: hookInputs(log, "pre-tool-use"),
+      stops: hookInputs(log, "subagent-stop"),
+    };
   } finally {
     await fake.close();
   }
@@ -295,6 +325,8 @@ describeHosts(
       const seen = o.hooks.filter((c) => c.agent_type !== undefined && c.tool_name === "Bash");
       expect(seen.map((c) => c.agent_type)).toEqual(["explorer", "explorer"]);
       expect(ledgers(s)).toEqual({ runs: [], events: [] });
+      expect(o.stops.length).toBe(1); // SubagentStop ran for it, and did nothing
+      expect(o.stopBlocked).toBe(false);
     });
 
     it("with a run active, explorer's shell write does not happen and the result names the run; cat works", async () => {
@@ -309,7 +341,10 @@ describeHosts(
       expect(w).toContain("devrites guard denied this call [guard.foreign-write-during-run]");
       expect(w).toContain(runId!);
       expect(o.child.toolResult("call_cat")).toContain("export const a = 1;");
+      expect(o.stops.map((x) => x.agent_type)).toEqual(["explorer"]);
+      expect(o.stopBlocked).toBe(false);
       expect(ledgers(s).events.map((e) => e.type)).toEqual(["packet.created"]);
+      expect(readFileSync(join(s.project, ".devrites", "state.json"), "utf8")).toContain(runId!);
     });
 
     it("a devrites leaf still cannot spawn: another agent CLI through its shell is denied [guard.spawn]", async () => {
@@ -319,6 +354,8 @@ describeHosts(
         { id: "call_ls", tool: "exec_command", input: { cmd: "ls src" } },
       ]);
       expect(o.child.toolResult("call_spawn_cli")).toContain("devrites guard denied this call [guard.spawn]");
+      // the positive control of the stop checks above: a devrites leaf ending without its result is blocked once
+      expect(o.stopBlocked).toBe(true);
       expect(o.child.toolResult("call_ls")).toContain("a.ts");
       expect(o.child.toolNames.some((t) => t.startsWith("multi_agent_v1"))).toBe(false);
       expect(readFileSync(join(s.project, "src", "a.ts"), "utf8")).toBe(A_TS);
