@@ -49,11 +49,40 @@ export function isRoleName(x: unknown): x is RoleName {
   return typeof x === "string" && (ROLE_NAMES as readonly string[]).includes(x);
 }
 
+/** The Claude Code plugin devrites ships as: its agents reach the hooks as `devrites:<role>`. */
+export const PLUGIN_NAME = "devrites";
+
 /**
- * Map a host's `agent_type` to a role: accepts the bare name and the Claude plugin form `plugin:name`
- * (only the last `:`-segment counts). Returns undefined for anything that is not a devrites role.
+ * How a host's `agent_type` may name a devrites role, by what the hosts send (checked on Claude Code 2.1.328 and
+ * Codex 0.169.0): a project agent (`.claude/agents/<role>.md`, `.codex/agents/<role>.toml`) by its bare name,
+ * and a Claude plugin agent as `<plugin>:<name>`. Exact bytes only: no case folding, no trimming, no Unicode
+ * normalisation, exactly one `:` and exactly the prefix `devrites`. `form` says which, so the caller can check
+ * that devrites installed a project agent of that name ({@link roleFromAgentType}).
  */
-export function roleFromAgentType(agentType: string): RoleName | undefined {
-  const last = agentType.slice(agentType.lastIndexOf(":") + 1);
-  return isRoleName(last) ? last : undefined;
+export function parseRoleAgentType(
+  agentType: string,
+): { role: RoleName; form: "project" | "plugin" } | undefined {
+  if (isRoleName(agentType)) return { role: agentType, form: "project" };
+  const prefix = `${PLUGIN_NAME}:`;
+  if (agentType.startsWith(prefix)) {
+    const rest = agentType.slice(prefix.length);
+    if (isRoleName(rest)) return { role: rest, form: "plugin" };
+  }
+  return undefined;
+}
+
+/**
+ * The devrites role a host's `agent_type` names, or undefined for an agent devrites does not run (a foreign
+ * agent: `Explore`, `general-purpose`, `explorer`, a user's or another plugin's agent, `evil:devrites-slice-wright`).
+ * A bare name counts only when `installed(role)` says devrites installed that project agent in this repository:
+ * a bare name is whatever agent the user or the host defines under it. The plugin form needs no check: the host
+ * namespaces a plugin's agents by the plugin's own name.
+ */
+export function roleFromAgentType(
+  agentType: string,
+  installed: (role: RoleName) => boolean,
+): RoleName | undefined {
+  const parsed = parseRoleAgentType(agentType);
+  if (parsed === undefined) return undefined;
+  return parsed.form === "plugin" || installed(parsed.role) ? parsed.role : undefined;
 }

@@ -93,6 +93,7 @@ function ctx(allow: string[]): GuardContext {
       { run_id: "run-20260101T000000Z-00000002", role: "devrites-slice-wright", allowed_repo_writes: allow },
     ],
     resolve: (p) => resolveRepoPath(dir, p),
+    isInstalledRole: () => true,
   };
 }
 

@@ -35,6 +35,7 @@ function ctx(packets: unknown[] = PACKETS): GuardContext {
     activePackets: packets as ActivePacket[],
     resolve: (p) => resolveRepoPath(root, p),
     hasLocalBin: (n) => n === "vitest",
+    isInstalledRole: () => true,
   };
 }
 
@@ -81,8 +82,14 @@ describe("decision shapes", () => {
     });
     expect(Object.keys(d).sort()).toEqual(["decision", "reason", "rule"]);
     const bad = decide({ ...leaf(R, "Read", {}), tool_name: 5 }, ctx());
-    expect(Object.keys(bad).sort()).toEqual(["decision", "reason", "role", "rule"]);
+    expect(Object.keys(bad).sort()).toEqual(["caller", "decision", "reason", "role", "rule"]);
+    expect(bad).toMatchObject({ caller: "leaf", role: R });
+    expect(decide({ ...leaf("Explore", "Read", {}), tool_name: 5 }, ctx())).toMatchObject({
+      caller: "foreign",
+      role: "Explore",
+    });
     expect(Object.keys(decide(leaf(R, "Write", { file_path: "x" }), ctx())).sort()).toEqual([
+      "caller",
       "decision",
       "input",
       "reason",

@@ -7,7 +7,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeTree } from "../../tests/helpers/temp-tree.js";
-import { ROLE_NAMES } from "../envelope/roles.js";
+import { parseRoleAgentType, ROLE_NAMES } from "../envelope/roles.js";
 import { resolveRepoPath } from "../scope/index.js";
 import { decide, MAX_COMMAND_CHARS } from "./decide.js";
 import { classifyTool } from "./tools.js";
@@ -34,6 +34,7 @@ function ctx(): GuardContext {
     activePackets: PACKETS,
     resolve: (p) => resolveRepoPath(root, p),
     hasLocalBin: (n) => n === "vitest",
+    isInstalledRole: () => true,
   };
 }
 
@@ -322,5 +323,52 @@ describe("bounded work", () => {
     expect(decide(leaf("devrites-slice-wright", "apply_patch", { command: body }), ctx())).toMatchObject({
       decision: "allow",
     });
+  });
+});
+
+describe("foreign agents", () => {
+  /** Any agent_type that does not name a devrites role exactly (lookalikes included). */
+  const foreignType = fc
+    .oneof(
+      fc.string(),
+      fc.constantFrom("Explore", "explorer", "general-purpose", "worker"),
+      fc
+        .tuple(fc.string({ maxLength: 6 }), fc.constantFrom(...ROLE_NAMES), fc.string({ maxLength: 3 }))
+        .map(([p, r, s]) => `${p}${r}${s}`),
+    )
+    .filter((t) => t !== "" && parseRoleAgentType(t) === undefined);
+  const anyCall = fc.oneof(
+    fc.record({ tool: fc.constant("Write"), input: fc.constant({ file_path: "/x/src/a.ts", content: "x" }) }),
+    fc.record({ tool: fc.constant("Bash"), input: fc.record({ command: fc.string({ maxLength: 60 }) }) }),
+    fc.record({
+      tool: fc.string({ minLength: 1, maxLength: 12 }),
+      input: fc.dictionary(fc.string(), fc.string()),
+    }),
+  );
+
+  it("with no run active, every call of a foreign agent is allowed untouched", () => {
+    const none = { ...ctx(), activePackets: [] };
+    fc.assert(
+      fc.property(foreignType, anyCall, (agentType, c) => {
+        expect(decide(leaf(agentType, c.tool, c.input), none)).toEqual({
+          decision: "allow",
+          caller: "foreign",
+        });
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("with a run active, a foreign agent's Write never runs and its denial names the runs", () => {
+    fc.assert(
+      fc.property(foreignType, fc.string({ maxLength: 20 }), (agentType, name) => {
+        const d = decide(leaf(agentType, "Write", { file_path: `${root}/src/${name}`, content: "x" }), ctx());
+        wellFormed(d);
+        expect(d).toMatchObject({ decision: "deny", caller: "foreign" });
+        if (d.decision === "deny" && d.rule === "guard.foreign-write-during-run")
+          for (const p of PACKETS) expect(d.reason).toContain(p.run_id);
+      }),
+      { numRuns: 200 },
+    );
   });
 });

@@ -15,6 +15,7 @@ describe("normalizeCall", () => {
     ).toEqual({
       kind: "leaf",
       agentType: "p:devrites-code-reviewer",
+      subagent: true,
       toolName: "Bash",
       toolInput: { command: "ls" },
       cwd: "/repo",
@@ -30,6 +31,19 @@ describe("normalizeCall", () => {
     ).toMatchObject({
       kind: "leaf",
       agentType: "devrites-slice-wright",
+    });
+  });
+  it("marks a call with agent_type but no agent_id (a main thread under --agent) as not a subagent", () => {
+    expect(normalizeCall({ ...base, agent_type: "reviewer" })).toMatchObject({
+      kind: "leaf",
+      subagent: false,
+    });
+    expect(normalizeCall({ ...base, agent_type: "reviewer", agent_id: null })).toMatchObject({
+      kind: "leaf",
+      subagent: false,
+    });
+    expect(normalizeCall({ ...base, agent_type: "reviewer", agent_id: "" })).toMatchObject({
+      subagent: true,
     });
   });
   it("treats a call without agent fields (or with nulls) as the root", () => {

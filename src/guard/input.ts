@@ -14,6 +14,11 @@ export type Call =
   | {
       kind: "leaf";
       agentType: string;
+      /**
+       * Whether the input carries an `agent_id`: both hosts send one inside every subagent. Claude Code also sends
+       * `agent_type` without it on a main thread started with `--agent NAME`.
+       */
+      subagent: boolean;
       toolName: string;
       toolInput: Record<string, unknown>;
       /** Absolute directory the call runs in. */
@@ -63,5 +68,12 @@ export function normalizeCall(input: unknown): Call {
   if (typeof cwd !== "string" || !cwd.startsWith("/") || cwd.includes("\u0000")) {
     return { kind: "malformed", why: "cwd is missing or not an absolute path", agentType };
   }
-  return { kind: "leaf", agentType, toolName, toolInput, cwd };
+  return {
+    kind: "leaf",
+    agentType,
+    subagent: agentId !== undefined && agentId !== null,
+    toolName,
+    toolInput,
+    cwd,
+  };
 }

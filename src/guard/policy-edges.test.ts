@@ -24,7 +24,12 @@ const PACKETS: ActivePacket[] = [
 ];
 
 function ctx(): GuardContext {
-  return { root, activePackets: PACKETS, resolve: (p) => resolveRepoPath(root, p) };
+  return {
+    root,
+    activePackets: PACKETS,
+    resolve: (p) => resolveRepoPath(root, p),
+    isInstalledRole: () => true,
+  };
 }
 
 const wright = (command: string): GuardDecision =>

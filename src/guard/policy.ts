@@ -11,7 +11,8 @@
  * | write unknown   | guard.readonly-write             | guard.readonly-write      | guard.write-target-unknown            |
  * | deny(rule)      | rule                             | rule                      | rule                                  |
  *
- * A write into `.devrites/` is `guard.devrites-write` for every role.
+ * A write into `.devrites/` is `guard.devrites-write` for every role. A foreign agent during a run is judged
+ * as the read-only class (`foreign`: no proof commands).
  */
 
 import type { RoleName } from "../envelope/roles.js";
@@ -90,7 +91,17 @@ const CODE_ENV = new Set([
   "NODE_PATH",
 ]);
 
-function envRefusal(e: Extract<Effect, { kind: "env" }>, role: RoleName): Refusal | null {
+/**
+ * Who the shell effects are judged for: a devrites role, or `foreign` (a subagent that is not a devrites role,
+ * during an active run): the read-only class, without the proof runner's proof commands.
+ */
+export type PolicyRole = RoleName | "foreign";
+
+function label(role: PolicyRole): string {
+  return role === "foreign" ? "an agent that is not a devrites role" : role;
+}
+
+function envRefusal(e: Extract<Effect, { kind: "env" }>, role: PolicyRole): Refusal | null {
   const name = e.name;
   const lowerSafe = /^[a-z_][a-z0-9_]*$/.test(name) && !ZSH_TIED.has(name);
   if (role === "devrites-slice-wright") {
@@ -109,7 +120,7 @@ function envRefusal(e: Extract<Effect, { kind: "env" }>, role: RoleName): Refusa
   return {
     rule: "guard.shell-unclassified",
     input: e.what,
-    why: `a read-only role may not set \`${name}\` (it can change which program runs)`,
+    why: `${role === "foreign" ? "during a run, an agent that is not a devrites role" : "a read-only role"} may not set \`${name}\` (it can change which program runs)`,
     hint: `use a lower-case shell variable, or one of ${[...SAFE_ENV].join(", ")}, LC_*`,
   };
 }
@@ -119,7 +130,7 @@ const READONLY_HINT = "read-only roles never change files; describe the change i
 /** Judges shell effects for `role`; null = allowed. */
 export function judgeEffects(
   effects: readonly Effect[],
-  role: RoleName,
+  role: PolicyRole,
   allowlist: readonly string[],
   ctx: GuardContext,
 ): Refusal | null {
@@ -137,7 +148,7 @@ export function judgeEffects(
           return {
             rule: "guard.shell-unclassified",
             input: e.what,
-            why: `${e.why}; ${role} is read-only and may only run the read-only allowlist${role === "devrites-proof-runner" ? " and proof commands" : ""}`,
+            why: `${e.why}; ${label(role)} is read-only and may only run the read-only allowlist${role === "devrites-proof-runner" ? " and proof commands" : ""}`,
             hint: "use cat, ls, grep, rg, find, head, tail, wc, git status/diff/log/show, or the Read/Grep tools",
           };
         }
@@ -147,7 +158,10 @@ export function judgeEffects(
           return {
             rule: "guard.shell-unclassified",
             input: e.what,
-            why: `running tests, linters or type checks is the proof runner's job, not ${role}'s`,
+            why:
+              role === "foreign"
+                ? "during a run, an agent that is not a devrites role may not run tests, linters or type checks (they write caches and reports)"
+                : `running tests, linters or type checks is the proof runner's job, not ${role}'s`,
             hint: "read the code and tests instead, or report that a proof run is needed",
           };
         }

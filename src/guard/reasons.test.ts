@@ -34,6 +34,7 @@ function ctx(packets = PACKETS): GuardContext {
     activePackets: packets,
     resolve: (p) => resolveRepoPath(root, p),
     hasLocalBin: (n) => n === "vitest",
+    isInstalledRole: () => true,
   };
 }
 
@@ -76,10 +77,28 @@ describe("deny reasons", () => {
       `guard.input-too-large | devrites-code-reviewer | ${"x".repeat(80)}… | devrites guard denied this call [guard.input-too-large] devrites-code-reviewer: the command is ${MAX_COMMAND_CHARS + 1} characters (limit ${MAX_COMMAND_CHARS}); the guard does not parse it. Split it into smaller commands or put it in a script file.`,
     ],
     [
-      "unknown role",
-      () => leaf("Explore", "Read", {}),
+      "foreign write during a run",
+      () => leaf("Explore", "Write", { file_path: `${root}/src/a.ts`, content: "x" }),
+      () => ctx(PACKETS.slice(1, 2)),
+      "guard.foreign-write-during-run | Explore | <root>/src/a.ts | devrites guard denied this call [guard.foreign-write-during-run] Explore: `Write` writes `<root>/src/a.ts`; `Explore` is not a devrites role, and devrites run run-20260101T000000Z-00000002 is active: until it finishes, such an agent may only read and run read-only commands, because a change to the tree would make that run's result stale. Read and search instead, or wait until the root session has finished it (`devrites result check .devrites/runs/run-20260101T000000Z-00000002/result.json`; an accepted run stops being active, and `devrites status` lists the active runs) and retry.",
+    ],
+    [
+      "foreign shell write during runs",
+      () => sh("explorer", "echo x > notes.md"),
       undefined,
-      "guard.unknown-role | Explore | Read | devrites guard denied this call [guard.unknown-role] Explore: `Explore` is not a devrites role, and only devrites roles may run as subagents in a devrites project (a generic subagent has no packet, so its writes could not be checked). Dispatch one of the devrites roles (devrites-evidence-scout, devrites-plan-drafter, devrites-proof-runner, devrites-spec-reviewer, devrites-code-reviewer, devrites-slice-wright) with a packet, or do the work in the root session.",
+      "guard.foreign-write-during-run | explorer | notes.md | devrites guard denied this call [guard.foreign-write-during-run] explorer: `echo x > notes.md` writes `notes.md`; `explorer` is not a devrites role, and devrites runs run-20260101T000000Z-00000001, run-20260101T000000Z-00000002, run-20260101T000000Z-00000003 are active: until they finish, such an agent may only read and run read-only commands, because a change to the tree would make those runs' results stale. Read and search instead, or wait until the root session has finished them (`devrites result check .devrites/runs/run-20260101T000000Z-00000001/result.json`, `devrites result check .devrites/runs/run-20260101T000000Z-00000002/result.json`, `devrites result check .devrites/runs/run-20260101T000000Z-00000003/result.json`; an accepted run stops being active, and `devrites status` lists the active runs) and retry.",
+    ],
+    [
+      "foreign git mutation during a run keeps its rule",
+      () => sh("explorer", "git push"),
+      () => ctx(PACKETS.slice(1, 2)),
+      "guard.git-mutation | explorer | git push | devrites guard denied this call [guard.git-mutation] explorer: `git push` changes the repository (refs, index, objects, configuration or a remote); `explorer` is not a devrites role, and devrites run run-20260101T000000Z-00000002 is active: until it finishes, such an agent may only read and run read-only commands, because a change to the tree would make that run's result stale. Read and search instead, or wait until the root session has finished it (`devrites result check .devrites/runs/run-20260101T000000Z-00000002/result.json`; an accepted run stops being active, and `devrites status` lists the active runs) and retry.",
+    ],
+    [
+      "too complex",
+      () => sh(W, "true; ".repeat(1001)),
+      undefined,
+      "guard.input-too-complex | devrites-slice-wright | true; true; true; true; true; true; true; true; true; true; true; true; true; true; true; true; true; true; true; true; true; true; true; true; true; true; true; true; true; true; true; true; true; tr… | devrites guard denied this call [guard.input-too-complex] devrites-slice-wright: more than 1000 simple commands in one call. Split it into several shell calls, or put it in a script file and run that.",
     ],
     [
       "no packet (reader)",

@@ -15,7 +15,12 @@ beforeAll(() => {
 });
 afterAll(() => cleanup());
 
-const ctx = (): GuardContext => ({ root, activePackets: [], resolve: (p) => resolveRepoPath(root, p) });
+const ctx = (): GuardContext => ({
+  root,
+  activePackets: [],
+  resolve: (p) => resolveRepoPath(root, p),
+  isInstalledRole: () => true,
+});
 const ALLOW = ["src/a.ts"];
 
 describe("isDevice", () => {

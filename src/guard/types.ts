@@ -32,17 +32,37 @@ export interface GuardContext {
    * Without it, `npx <name>` is treated as a download and denied as an install.
    */
   hasLocalBin?(name: string): boolean;
+  /**
+   * Whether devrites installed the project agent `role` in this repository (production: its generated
+   * `.claude/agents/<role>.md` or `.codex/agents/<role>.toml` is there, `src/hooks/installed.ts`). Asked only for
+   * a bare role name: without it, a bare name is a foreign agent's.
+   */
+  isInstalledRole(role: RoleName): boolean;
 }
 
+/**
+ * `caller`: `root` (the root session, or a main thread started as an agent), `leaf` (a devrites role), `foreign`
+ * (a subagent that is not a devrites role: the host's own `Explore`/`explorer`, a user's or another plugin's).
+ * Only a leaf's decisions go into a run's ledger.
+ */
 export type GuardDecision =
-  | { decision: "allow"; caller: "root" | "leaf"; role?: RoleName }
-  | { decision: "deny"; rule: GuardRule; reason: string; role?: string; input?: string };
+  | { decision: "allow"; caller: "root" | "leaf" | "foreign"; role?: RoleName }
+  | {
+      decision: "deny";
+      rule: GuardRule;
+      reason: string;
+      /** The role, or for a foreign agent (and malformed input) the `agent_type` as sent. */
+      role?: string;
+      input?: string;
+      caller?: "leaf" | "foreign";
+    };
 
 /** Stable rule codes; scripts and the run ledger match on them. */
 export const GUARD_RULES = [
   "guard.malformed-input",
   "guard.input-too-large",
-  "guard.unknown-role",
+  "guard.input-too-complex",
+  "guard.foreign-write-during-run",
   "guard.no-active-packet",
   "guard.ambiguous-packet",
   "guard.unknown-tool",

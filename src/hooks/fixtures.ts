@@ -7,8 +7,9 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { samplePacket } from "../envelope/fixtures.js";
-import type { RoleName } from "../envelope/roles.js";
+import { ROLE_NAMES, type RoleName } from "../envelope/roles.js";
 import { workspacePaths } from "../run/workspace.js";
+import { AGENT_GENERATED_NOTE, codexAgentPath } from "./installed.js";
 
 export interface RunSpec {
   role: RoleName;
@@ -33,6 +34,24 @@ export function makeRepo(runs?: RunSpec[]): TestRepo {
   mkdirSync(join(root, "src"), { recursive: true });
   if (runs) writeWorkspace(root, runs);
   return { root, cleanup: () => rmSync(top, { recursive: true, force: true }) };
+}
+
+/**
+ * A temp repo as `makeRepo` makes it, with devrites' generated Codex agent file for every role installed (so a
+ * bare `agent_type` is a devrites role there, as after `devrites init`).
+ */
+export function makeInstalledRepo(runs?: RunSpec[]): TestRepo {
+  const repo = makeRepo(runs);
+  installAgents(repo.root);
+  return repo;
+}
+
+/** Write the first lines of devrites' generated `.codex/agents/<role>.toml` for each role (what the hooks check). */
+export function installAgents(root: string, roles: readonly RoleName[] = ROLE_NAMES): void {
+  mkdirSync(join(root, ".codex", "agents"), { recursive: true });
+  for (const role of roles) {
+    writeFileSync(join(root, codexAgentPath(role)), `# ${AGENT_GENERATED_NOTE}\nname = "${role}"\n`);
+  }
 }
 
 export function writeWorkspace(root: string, runs: RunSpec[]): void {

@@ -1,10 +1,11 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import type { GuardDecision } from "../guard/index.js";
+import { decide, type GuardDecision } from "../guard/index.js";
 import { readJsonLines, workspacePaths } from "../run/workspace.js";
 import type { RunEvent } from "../run/workspace-types.js";
 import { claudeInput, codexInput, makeRepo, runId, type TestRepo } from "./fixtures.js";
+import { AGENT_GENERATED_NOTE } from "./installed.js";
 import { handlePreToolUse, type PreToolUseDeps } from "./pre-tool-use.js";
 import type { StdinRead } from "./stdin.js";
 
@@ -276,8 +277,25 @@ describe("handlePreToolUse: guard.decision events", () => {
     handlePreToolUse(
       ok({ ...leafWrite(root), agent_type: "general-purpose" }),
       env(),
-      stub({ decision: "deny", rule: "guard.unknown-role", reason: "r" }).deps,
+      stub({ decision: "deny", rule: "guard.foreign-write-during-run", reason: "r", caller: "foreign" }).deps,
     );
+    // named like a role, but not devrites' (no generated agent file here; another plugin's prefix)
+    for (const agentType of [
+      "devrites-evidence-scout",
+      "evil:devrites-evidence-scout",
+      "Devrites:devrites-evidence-scout",
+    ]) {
+      handlePreToolUse(
+        ok({ ...leafWrite(root), agent_type: agentType }),
+        env(),
+        stub({ decision: "deny", rule: "guard.internal-error", reason: "r" }).deps,
+      );
+      handlePreToolUse(
+        ok({ ...leafWrite(root), agent_type: agentType }),
+        env(),
+        stub({ decision: "allow", caller: "foreign" }).deps,
+      );
+    }
     expect(events(root, runId(1))).toEqual([]);
   });
 
@@ -305,5 +323,86 @@ describe("handlePreToolUse: guard.decision events", () => {
     const lines = readFileSync(file, "utf8").trim().split("\n");
     expect(lines).toHaveLength(2);
     expect(lines[0]).toContain("packet.created");
+  });
+});
+
+describe("handlePreToolUse with the real guard: foreign agents", () => {
+  const deps: PreToolUseDeps = { decide, now: () => NOW };
+  const write = (root: string, agentType: string, host: "claude" | "codex" = "claude") =>
+    (host === "claude" ? claudeInput : codexInput)(root, {
+      agent_id: "a1",
+      agent_type: agentType,
+      tool_name: host === "claude" ? "Write" : "Bash",
+      tool_input:
+        host === "claude"
+          ? { file_path: join(root, "src", "x.ts"), content: "x" }
+          : { command: "echo x > src/x.ts" },
+    });
+  const allEvents = (root: string, ids: string[]) => ids.flatMap((id) => events(root, id));
+
+  it("with no run active, the host's own agents are untouched on both hosts: exit 0, nothing printed", () => {
+    const { root } = repo([]);
+    for (const [agentType, host] of [
+      ["Explore", "claude"],
+      ["general-purpose", "claude"],
+      ["explorer", "codex"],
+      ["worker", "codex"],
+      ["evil:devrites-slice-wright", "claude"],
+      ["devrites-slice-wright", "codex"], // a bare name devrites did not install here
+    ] as const) {
+      expect(handlePreToolUse(ok(write(root, agentType, host)), env(), deps), agentType).toEqual({
+        exitCode: 0,
+        stdout: "",
+        stderr: "",
+      });
+    }
+  });
+
+  it("with a run active, a foreign agent's write is denied naming the run, and no ledger records it", () => {
+    const ids = [runId(1), runId(2)];
+    const { root } = repo([
+      { role: "devrites-slice-wright", run_id: ids[0]!, allowed_repo_writes: ["src/x.ts"] },
+      { role: "devrites-evidence-scout", run_id: ids[1]! },
+    ]);
+    for (const [agentType, host] of [
+      ["Explore", "claude"],
+      ["explorer", "codex"],
+      ["evil:devrites-slice-wright", "claude"],
+      ["devrites-slice-wright", "codex"], // named like the wright, not installed: no allowlist for it
+    ] as const) {
+      const a = handlePreToolUse(ok(write(root, agentType, host)), env(), deps);
+      expect(a.exitCode, agentType).toBe(2);
+      expect(a.stderr).toContain("[guard.foreign-write-during-run]");
+      expect(a.stderr).toContain(ids[0]);
+      expect(a.stderr).toContain(`devrites result check .devrites/runs/${ids[0]}/result.json`);
+      const read = handlePreToolUse(
+        ok(
+          claudeInput(root, {
+            agent_id: "a1",
+            agent_type: agentType,
+            tool_name: "Read",
+            tool_input: { file_path: join(root, "src", "a.ts") },
+          }),
+        ),
+        env(),
+        deps,
+      );
+      expect(read, agentType).toEqual({ exitCode: 0, stdout: "", stderr: "" });
+    }
+    expect(allEvents(root, ids)).toEqual([]);
+  });
+
+  it("a bare role name gets its role once devrites' agent file is installed (the near miss above)", () => {
+    const id = runId(1);
+    const { root } = repo([{ role: "devrites-slice-wright", run_id: id, allowed_repo_writes: ["src/x.ts"] }]);
+    mkdirSync(join(root, ".codex", "agents"), { recursive: true });
+    writeFileSync(
+      join(root, ".codex", "agents", "devrites-slice-wright.toml"),
+      `# ${AGENT_GENERATED_NOTE}\nname = "devrites-slice-wright"\n`,
+    );
+    expect(handlePreToolUse(ok(write(root, "devrites-slice-wright", "codex")), env(), deps).exitCode).toBe(0);
+    expect(events(root, id).map((e) => [e.type, e.data.decision, e.data.agent_type])).toEqual([
+      ["guard.decision", "allow", "devrites-slice-wright"],
+    ]);
   });
 });

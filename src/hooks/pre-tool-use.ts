@@ -8,13 +8,14 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { formatDiagnostic } from "../core/diagnostics.js";
-import { roleFromAgentType } from "../envelope/roles.js";
+import { isRoleName, type RoleName, roleFromAgentType } from "../envelope/roles.js";
 import type { GuardContext, GuardDecision } from "../guard/index.js";
 import { resolveRepoPath } from "../scope/index.js";
 import { allowAnswer, denyAnswer, type HookAnswer } from "./answer.js";
 import { type LoadedPacket, loadActivePackets } from "./context.js";
 import { recordGuardDecision } from "./guard-events.js";
 import { type Caller, parseHookInput, stringField } from "./input.js";
+import { isInstalledRole } from "./installed.js";
 import { findRepoRoot } from "./root.js";
 import type { HookEnv, HookSpec } from "./runtime.js";
 import type { StdinRead } from "./stdin.js";
@@ -62,6 +63,7 @@ function decideCall(
     activePackets: packets,
     resolve: (p) => resolveRepoPath(root, p),
     hasLocalBin: (name) => hasLocalBin(root, name),
+    isInstalledRole: (role) => isInstalledRole(root, role),
   });
   const workspaceReport = load.ok
     ? undefined
@@ -82,27 +84,43 @@ function decideCall(
       rule: decision.rule,
       ...(typeof decision.input === "string" ? { input: decision.input } : {}),
     };
-    const problems = caller === "leaf" ? record(root, packets, decision.role, value, data, now) : [];
+    const problems =
+      caller === "leaf" ? record(root, packets, ledgerRole(decision, value, root), value, data, now) : [];
     const answer = denyAnswer(decision.rule, decision.reason);
     return problems.length > 0 ? { ...answer, stderr: `${answer.stderr}${problems.join("\n")}\n` } : answer;
   }
   return internalError(caller, `the guard gave no usable decision: ${describe(decision)}`);
 }
 
+/**
+ * The run role whose ledger a leaf's deny goes into: the role the guard judged it as, else (malformed input, an
+ * internal error) the role its `agent_type` names, by the same strict identification. A foreign agent's denials
+ * stay out of every ledger: it is not the run's leaf.
+ */
+function ledgerRole(
+  decision: Extract<GuardDecision, { decision: "deny" }>,
+  value: Record<string, unknown>,
+  root: string,
+): RoleName | undefined {
+  if (decision.caller === "foreign") return undefined;
+  if (decision.caller === "leaf" && isRoleName(decision.role)) return decision.role;
+  const agentType = stringField(value, "agent_type");
+  return agentType === undefined ? undefined : roleFromAgentType(agentType, (r) => isInstalledRole(root, r));
+}
+
 function record(
   root: string,
   packets: readonly LoadedPacket[],
-  role: string | undefined,
+  role: RoleName | undefined,
   value: Record<string, unknown>,
   outcome: { decision: "allow" | "deny"; rule?: string; input?: string },
   now: string,
 ): string[] {
   const agentType = stringField(value, "agent_type");
-  const resolvedRole = role ?? (agentType === undefined ? undefined : roleFromAgentType(agentType));
   return recordGuardDecision(
     root,
     packets,
-    resolvedRole,
+    role,
     {
       tool: stringField(value, "tool_name") ?? null,
       ...outcome,

@@ -1,9 +1,12 @@
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { type Diagnostic, error } from "../core/diagnostics.js";
+import type { RoleName } from "../envelope/roles.js";
 import { readJsonLines, workspacePaths } from "../run/workspace.js";
 import type { ActiveRun, RunEvent } from "../run/workspace-types.js";
 import { makeRepo, runId, type TestRepo } from "./fixtures.js";
+import { AGENT_GENERATED_NOTE, isInstalledRole } from "./installed.js";
 import {
   blockReason,
   type CheckOutcomeLike,
@@ -31,7 +34,13 @@ interface Calls {
   check: { cwd: string; result: string }[];
 }
 
-function deps(opts: { record?: RecordOutcomeLike; check?: CheckOutcomeLike | Error } = {}): {
+function deps(
+  opts: {
+    record?: RecordOutcomeLike;
+    check?: CheckOutcomeLike | Error;
+    installed?: (root: string, role: RoleName) => boolean;
+  } = {},
+): {
   deps: SubagentStopDeps;
   calls: Calls;
 } {
@@ -58,6 +67,7 @@ function deps(opts: { record?: RecordOutcomeLike; check?: CheckOutcomeLike | Err
         if (opts.check instanceof Error) throw opts.check;
         return opts.check ?? { exitCode: 0, diagnostics: [], data: { verdict: "accepted" } };
       },
+      isInstalledRole: opts.installed ?? (() => true),
       now: () => NOW,
     },
   };
@@ -211,6 +221,40 @@ describe("handleSubagentStop", () => {
       expect(a).toEqual({ exitCode: 0, stdout: "", stderr: "" });
       expect(d.calls.record).toEqual([]);
     }
+  });
+
+  it("does nothing for a foreign agent, even one named like a role, with a run of that role active", async () => {
+    const { root } = repo([{ role: "devrites-evidence-scout", run_id: runId(1) }]);
+    // the real check: this repository holds no generated agent files, so no bare name is devrites'
+    for (const agentType of [
+      "Explore",
+      "explorer",
+      "devrites-evidence-scout",
+      "evil:devrites-evidence-scout",
+      "Devrites:devrites-evidence-scout",
+      "devrites:devrites-evidence-scout:x",
+      " devrites-evidence-scout",
+    ]) {
+      const d = deps({ installed: isInstalledRole });
+      const a = await handleSubagentStop(stop(root, { agent_type: agentType }), env, d.deps);
+      expect(a, agentType).toEqual({ exitCode: 0, stdout: "", stderr: "" });
+      expect(d.calls.record, agentType).toEqual([]);
+      expect(d.calls.check, agentType).toEqual([]);
+    }
+    expect(events(root, runId(1))).toEqual([]);
+  });
+
+  it("handles a bare role name once devrites' generated agent file is installed (near miss: the plugin form always)", async () => {
+    const { root } = repo([{ role: "devrites-evidence-scout", run_id: runId(1) }]);
+    mkdirSync(join(root, ".codex", "agents"), { recursive: true });
+    writeFileSync(
+      join(root, ".codex", "agents", "devrites-evidence-scout.toml"),
+      `# ${AGENT_GENERATED_NOTE}\nname = "devrites-evidence-scout"\n`,
+    );
+    const d = deps({ installed: isInstalledRole });
+    await handleSubagentStop(stop(root, { agent_type: "devrites-evidence-scout" }), env, d.deps);
+    expect(d.calls.record.map((r) => r.runId)).toEqual([runId(1)]);
+    expect(events(root, runId(1)).map((e) => e.data.agent_type)).toEqual(["devrites-evidence-scout"]);
   });
 
   it("steps aside on malformed input or an unreadable workspace", async () => {

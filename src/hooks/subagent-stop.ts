@@ -13,12 +13,13 @@ import { join } from "node:path";
 import type { Diagnostic } from "../core/diagnostics.js";
 import { runResultCheck } from "../dispatch/result-check.js";
 import { recordResult } from "../dispatch/result-record.js";
-import { roleFromAgentType } from "../envelope/roles.js";
+import { parseRoleAgentType, type RoleName, roleFromAgentType } from "../envelope/roles.js";
 import { appendEvent, readState, workspacePaths } from "../run/workspace.js";
 import type { ActiveRun } from "../run/workspace-types.js";
 import { extractResultJson } from "../validate/extract.js";
 import { allowAnswer, blockStopAnswer, type HookAnswer, SILENT } from "./answer.js";
 import { parseHookInput, stringField } from "./input.js";
+import { isInstalledRole } from "./installed.js";
 import { SUBAGENT_STOP_DEADLINE_MS } from "./limits.js";
 import { findRepoRoot } from "./root.js";
 import type { HookEnv, HookSpec } from "./runtime.js";
@@ -49,6 +50,8 @@ export interface SubagentStopDeps {
   record(opts: { root: string; runId: string; text: string; source: string; now: Date }): RecordOutcomeLike;
   /** Judge the stored result (`runResultCheck`, behind `devrites result check`). */
   check(opts: { cwd: string; result: string; now: Date }): Promise<CheckOutcomeLike>;
+  /** Whether devrites installed the project agent `role` at `root` (`isInstalledRole`, ./installed.ts). */
+  isInstalledRole(root: string, role: RoleName): boolean;
   now(): Date;
 }
 
@@ -57,6 +60,7 @@ export const cliFunctions: SubagentStopDeps = {
   extract: (text) => extractResultJson(text),
   record: recordResult,
   check: runResultCheck,
+  isInstalledRole,
   now: () => new Date(),
 };
 
@@ -76,12 +80,14 @@ export async function handleSubagentStop(
     return allowAnswer(`devrites subagent-stop: ignored an unreadable hook input (${input.message})`);
   const v = input.value;
   const agentType = stringField(v, "agent_type");
-  const role = agentType === undefined ? undefined : roleFromAgentType(agentType);
-  if (role === undefined) return SILENT; // the root session, or an agent devrites does not run
+  if (agentType === undefined || parseRoleAgentType(agentType) === undefined) return SILENT; // root, or foreign
 
   const root = findRepoRoot([stringField(v, "cwd"), env.env.CLAUDE_PROJECT_DIR, env.cwd]);
   if (root === undefined)
     return allowAnswer("devrites subagent-stop: no repository found from the hook's cwd");
+  // An agent merely named like a role (a bare name devrites did not install here) is foreign: nothing to record.
+  const role = roleFromAgentType(agentType, (r) => deps.isInstalledRole(root, r));
+  if (role === undefined) return SILENT;
   const now = deps.now();
   const state = readState(root, now.toISOString());
   if (!state.ok) {

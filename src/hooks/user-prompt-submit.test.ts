@@ -39,6 +39,28 @@ describe("handleUserPromptSubmit", () => {
     });
   });
 
+  it("adds nothing to a subagent's prompt (foreign or devrites), and still adds it for the root", () => {
+    const r = makeRepo();
+    repos.push(r);
+    const line = () => "devrites: active rite rite-build, phase build";
+    for (const who of [
+      { agent_id: "a1", agent_type: "Explore" },
+      { agent_id: "a1", agent_type: "explorer" },
+      { agent_id: "a1", agent_type: "devrites:devrites-evidence-scout" },
+      { agent_type: "general-purpose" },
+      { agent_id: "a1" },
+    ]) {
+      const a = handleUserPromptSubmit(ok({ cwd: r.root, prompt: "go", ...who }), env, {
+        contextLine: line,
+        now,
+      });
+      expect(a, JSON.stringify(who)).toEqual({ exitCode: 0, stdout: "", stderr: "" });
+    }
+    expect(
+      handleUserPromptSubmit(ok({ cwd: r.root, prompt: "go" }), env, { contextLine: line, now }).stdout,
+    ).toBe("devrites: active rite rite-build, phase build\n");
+  });
+
   it("prints nothing when there is no journey", () => {
     const r = makeRepo();
     repos.push(r);

@@ -1,6 +1,7 @@
 /**
  * The UserPromptSubmit hook: add one line of context about the journey ("devrites: active rite …, phase …,
- * next: …") to every prompt, or nothing when there is no journey. It never blocks a prompt: every failure,
+ * next: …") to every prompt of the root session, or nothing when there is no journey; a subagent's prompt
+ * (`agent_id`/`agent_type` in the input) gets nothing. It never blocks a prompt: every failure,
  * malformed input and the deadline end in exit 0 with no context (and a note on stderr).
  */
 
@@ -34,6 +35,9 @@ export function workspaceContextLine(root: string, now: Date): string {
 export function handleUserPromptSubmit(read: StdinRead, env: HookEnv, deps: UserPromptDeps): HookAnswer {
   const input = parseHookInput(read);
   if (!input.ok) return SILENT;
+  // The journey line is for the root session; a subagent (a devrites leaf, or the host's or user's own agent) gets
+  // nothing added to its prompt.
+  if (input.caller === "leaf") return SILENT;
   const root = findRepoRoot([stringField(input.value, "cwd"), env.env.CLAUDE_PROJECT_DIR, env.cwd]);
   if (root === undefined) return SILENT;
   try {

@@ -19,7 +19,7 @@ import {
   REPO_ROOT,
   withLazyParts,
 } from "../../scripts/build-hooks.js";
-import { makeRepo, runId } from "../../src/hooks/fixtures.js";
+import { makeInstalledRepo, runId } from "../../src/hooks/fixtures.js";
 import { LAZY_PARTS_LINE } from "../../src/hosts/output-path.js";
 
 let built: BuiltHook[];
@@ -193,7 +193,7 @@ describe("hook bundles", () => {
       }
       process.stdout.write(JSON.stringify({ counts, codes }));
     `;
-    const repo = makeRepo([{ role: "devrites-evidence-scout", run_id: runId(1) }]);
+    const repo = makeInstalledRepo([{ role: "devrites-evidence-scout", run_id: runId(1) }]);
     try {
       const r = spawnSync(process.execPath, ["-e", script, join(REPO_ROOT, "hooks", "pre-tool-use.cjs")], {
         cwd: repo.root,
@@ -223,7 +223,7 @@ describe("hook bundles", () => {
       const r = h(JSON.stringify(call));
       process.stdout.write(JSON.stringify({ code: r.exitCode, rule: /\\[(guard\\.[a-z-]+)\\]/.exec(r.stderr)?.[1] }));
     `;
-    const repo = makeRepo([{ role: "devrites-evidence-scout", run_id: runId(1) }]);
+    const repo = makeInstalledRepo([{ role: "devrites-evidence-scout", run_id: runId(1) }]);
     try {
       const run = (which: string) => {
         const r = spawnSync(
@@ -242,7 +242,7 @@ describe("hook bundles", () => {
   });
 
   it("a CRLF checkout of the PreToolUse bundle still classifies a leaf's shell call (and allows a harmless one)", () => {
-    const repo = makeRepo([{ role: "devrites-evidence-scout", run_id: runId(1) }]);
+    const repo = makeInstalledRepo([{ role: "devrites-evidence-scout", run_id: runId(1) }]);
     const dir = realpathSync(mkdtempSync(join(tmpdir(), "devrites-crlf-")));
     try {
       const file = join(dir, "pre-tool-use.cjs");
@@ -276,7 +276,7 @@ describe("hook bundles", () => {
   });
 
   it("when the lazy part cannot be compiled, a leaf's shell call is denied; the root and file tools still work", () => {
-    const repo = makeRepo([
+    const repo = makeInstalledRepo([
       { role: "devrites-slice-wright", run_id: runId(2), allowed_repo_writes: ["a.ts"] },
     ]);
     try {

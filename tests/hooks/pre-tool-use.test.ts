@@ -17,7 +17,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
-import { claudeInput, codexInput, makeRepo, runId, type TestRepo } from "../../src/hooks/fixtures.js";
+import {
+  claudeInput,
+  codexInput,
+  makeInstalledRepo,
+  runId,
+  type TestRepo,
+} from "../../src/hooks/fixtures.js";
 import { COMPILE_CACHE_TAG } from "../../src/hosts/compile-cache.js";
 import { readJsonLines, workspacePaths } from "../../src/run/workspace.js";
 import type { RunEvent } from "../../src/run/workspace-types.js";
@@ -27,8 +33,8 @@ const repos: TestRepo[] = [];
 afterAll(() => {
   for (const r of repos) r.cleanup();
 });
-function repo(...args: Parameters<typeof makeRepo>): TestRepo {
-  const r = makeRepo(...args);
+function repo(...args: Parameters<typeof makeInstalledRepo>): TestRepo {
+  const r = makeInstalledRepo(...args);
   repos.push(r);
   return r;
 }

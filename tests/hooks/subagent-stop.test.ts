@@ -6,6 +6,7 @@
 
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { AgentPacket } from "../../src/envelope/types.js";
+import { installAgents } from "../../src/hooks/fixtures.js";
 import { Repo } from "../contract/harness.js";
 import { runBundle } from "./spawn.js";
 
@@ -16,6 +17,7 @@ let via: "socket" | "launcher" = "socket";
 beforeEach(async () => {
   via = "socket";
   repo = Repo.create({ "src/app.ts": "export const app = 1;\n" });
+  installAgents(repo.root); // as `devrites init` does: Codex names project agents by their bare name
   p = await repo.packet("devrites-evidence-scout");
 });
 afterEach(() => repo.cleanup());

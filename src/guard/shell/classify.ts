@@ -15,7 +15,7 @@ import { PACKAGES } from "./commands/packages.js";
 import { TOOLS } from "./commands/tools.js";
 import type { CmdCx, Handler, HandlerTable } from "./context.js";
 import { enter, union } from "./cwd.js";
-import { type Cwd, type Effect, exec, sinks, unclassified } from "./effects.js";
+import { type Cwd, deny, type Effect, exec, sinks, unclassified } from "./effects.js";
 import { parseShell, type SimpleCommand, showWord, showWords, type Word } from "./parse.js";
 import type { Heredoc } from "./prescan.js";
 import { commandBase, literal } from "./words.js";
@@ -33,6 +33,14 @@ function handlerNamed(name: string): Handler | undefined {
 
 /** Nested `sh -c`, wrappers and `find -exec` deeper than this are refused. */
 const MAX_DEPTH = 8;
+/**
+ * Most simple commands one shell call may hold, nested scripts (`sh -c '…'`) included. Beyond it the call is
+ * refused unclassified (`guard.input-too-complex`): no model writes a thousand commands in one call, and the cap
+ * bounds the walk's work whatever the input.
+ */
+export const MAX_SIMPLE_COMMANDS = 1000;
+/** Most words (command names, operands, assignment values and redirect targets) in one shell call. */
+export const MAX_WORDS = 32_768;
 const MAX_WHAT = 200;
 
 /** Directories whose programs are the system's own utilities. */
@@ -78,8 +86,19 @@ function handlerFor(base: string): Handler | undefined {
   return undefined;
 }
 
+/** The work one classification has done, shared by every nested walk: what the caps count. */
+export interface Work {
+  commands: number;
+  words: number;
+  /** Simple commands walked, each weighted by the directories it is followed in: the walk's real cost. */
+  steps: number;
+  /** The most directories any command was followed in (bounded by MAX_CWDS). */
+  maxCwds: number;
+}
+
 interface Walk {
   depth: number;
+  work: Work;
   hasLocalBin?: (name: string) => boolean;
   /** Set when a `cd` ran somewhere the walk cannot follow (inside a wrapper); shared by nested walks. */
   lost: { cwd: boolean };
@@ -204,6 +223,11 @@ function runScript(src: string, start: Cwd[], walk: Walk): { effects: Effect[]; 
   let cwds = start;
   const effects: Effect[] = [];
   for (const cmd of parsed.commands) {
+    const over = spend(walk.work, cmd, cwds.length);
+    if (over) {
+      effects.push(tooComplex(short(src), over));
+      return { effects, cwds };
+    }
     const what = describe(cmd);
     for (const a of cmd.assignments) effects.push({ kind: "env", name: a.name, value: a.value, what });
     effects.push(...redirectEffects(cmd, cwds, what));
@@ -231,10 +255,40 @@ function runScript(src: string, start: Cwd[], walk: Walk): { effects: Effect[]; 
   return { effects, cwds };
 }
 
+/** Counts `cmd` against the caps; says which cap it breaks, if any. */
+function spend(work: Work, cmd: SimpleCommand, cwds: number): string | undefined {
+  work.commands += 1;
+  work.steps += 1 + cwds;
+  if (cwds > work.maxCwds) work.maxCwds = cwds;
+  work.words += cmd.words.length + cmd.assignments.length + cmd.redirects.length;
+  if (work.commands > MAX_SIMPLE_COMMANDS)
+    return `more than ${MAX_SIMPLE_COMMANDS} simple commands in one call`;
+  if (work.words > MAX_WORDS) return `more than ${MAX_WORDS} words in one call`;
+  return undefined;
+}
+
+function tooComplex(what: string, why: string): Effect {
+  return deny(
+    "guard.input-too-complex",
+    what,
+    why,
+    "split it into several shell calls, or put it in a script file and run that",
+  );
+}
+
 /** Classifies a shell command string run from `opts.cwd`. Never throws on any string. */
 export function classifyShell(command: string, opts: ShellOptions): Effect[] {
-  return runScript(command, [opts.cwd], { depth: 0, hasLocalBin: opts.hasLocalBin, lost: { cwd: false } })
-    .effects;
+  return classifyShellCounted(command, opts).effects;
+}
+
+/**
+ * {@link classifyShell}, also returning the work it did (simple commands and words walked, nested scripts
+ * included): the measure the caps bound, for tests and benchmarks.
+ */
+export function classifyShellCounted(command: string, opts: ShellOptions): { effects: Effect[]; work: Work } {
+  const work: Work = { commands: 0, words: 0, steps: 0, maxCwds: 0 };
+  const walk: Walk = { depth: 0, work, hasLocalBin: opts.hasLocalBin, lost: { cwd: false } };
+  return { effects: runScript(command, [opts.cwd], walk).effects, work };
 }
 
 /** Classifies an argv (Codex's array form of the shell tool), run from `opts.cwd`. */
@@ -247,6 +301,7 @@ export function classifyArgvCommand(argv: readonly string[], opts: ShellOptions)
     short(argv.join(" ")),
     {
       depth: 0,
+      work: { commands: 0, words: argv.length, steps: 0, maxCwds: 0 },
       hasLocalBin: opts.hasLocalBin,
       lost: { cwd: false },
     },

@@ -16,10 +16,25 @@ export function enter(cwds: readonly Cwd[], dir: Word | undefined): Cwd[] {
   });
 }
 
-/** Distinct union of two directory sets. */
+/**
+ * Most directories a command is followed in. Every `cd` may fail, so `cd a; cd a; …` leaves the shell in one of
+ * n+1 directories; past this many the set collapses to "unknown" (relative targets then count as unknown
+ * writes, which fails closed), so the work per simple command stays bounded and the walk stays linear.
+ */
+export const MAX_CWDS = 16;
+
+/** Distinct union of two directory sets, collapsed to unknown past {@link MAX_CWDS}. Linear in its inputs. */
 export function union(a: readonly Cwd[], b: readonly Cwd[]): Cwd[] {
+  const seen = new Set<Cwd>();
   const out: Cwd[] = [];
-  for (const c of [...a, ...b]) if (!out.includes(c)) out.push(c);
+  for (const list of [a, b]) {
+    for (const c of list) {
+      if (seen.has(c)) continue;
+      if (out.length >= MAX_CWDS) return [null];
+      seen.add(c);
+      out.push(c);
+    }
+  }
   return out;
 }
 

@@ -14,7 +14,8 @@ export type DenyRule =
   | "guard.git-mutation"
   | "guard.install"
   | "guard.publish"
-  | "guard.shell-unclassified";
+  | "guard.shell-unclassified"
+  | "guard.input-too-complex";
 
 export type Effect =
   /** Sets a shell or environment variable (assignment, `export`, `read`, `for`). */
