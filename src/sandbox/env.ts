@@ -1,0 +1,85 @@
+/**
+ * The environment a sandboxed leaf command starts with: the host's, without the variables that load code
+ * into a program, change how a shell starts, or redirect git. One declared list, applied twice: the exact
+ * names are removed by bubblewrap before anything runs (`--unsetenv`, so `bash` never reads `BASH_ENV`), and
+ * the prefixes by the first shell inside the sandbox (their names are only known at run time). Exported bash
+ * functions (`BASH_FUNC_*%%`) are dropped there too.
+ *
+ * This is hygiene, not the boundary: a leaf can set any of these for its own command, which runs inside the
+ * same sandbox. It keeps a user's own `NODE_OPTIONS=--require …` or `GIT_DIR` from changing what a leaf's
+ * command does behind the sandbox's back (a git hook path, a preloaded module that talks to a socket …).
+ */
+
+/** Removed by name. */
+export const SCRUBBED_ENV_NAMES: readonly string[] = [
+  // shells: start-up files and imported options
+  "BASH_ENV",
+  "ENV",
+  "SHELLOPTS",
+  "BASHOPTS",
+  "PROMPT_COMMAND",
+  "PS4",
+  "CDPATH",
+  "GLOBIGNORE",
+  "ZDOTDIR",
+  // interpreters: preloaded code and module paths
+  "NODE_OPTIONS",
+  "NODE_PATH",
+  "NODE_REPL_EXTERNAL_MODULE",
+  "PYTHONSTARTUP",
+  "PYTHONPATH",
+  "PYTHONHOME",
+  "PYTHONINSPECT",
+  "PYTHONUSERBASE",
+  "PERL5OPT",
+  "PERL5LIB",
+  "PERLLIB",
+  "PERL5DB",
+  "RUBYOPT",
+  "RUBYLIB",
+  "JAVA_TOOL_OPTIONS",
+  "_JAVA_OPTIONS",
+  "JDK_JAVA_OPTIONS",
+  "CLASSPATH",
+  "LUA_INIT",
+  "LUA_PATH",
+  "LUA_CPATH",
+  "TCLLIBPATH",
+  "R_PROFILE",
+  "R_PROFILE_USER",
+  // programs that run a helper named in a variable
+  "LESSOPEN",
+  "LESSCLOSE",
+  "SSH_ASKPASS",
+  "SUDO_ASKPASS",
+  "EDITOR",
+  "VISUAL",
+  "PAGER",
+  "MANPAGER",
+  "BROWSER",
+  // sockets reached through a variable (the sandbox hides their usual folders too)
+  "SSH_AUTH_SOCK",
+  "DBUS_SESSION_BUS_ADDRESS",
+  "DOCKER_HOST",
+];
+
+/** Removed when a name starts with one of these (dynamic loader, git's own redirection and config). */
+export const SCRUBBED_ENV_PREFIXES: readonly string[] = ["LD_", "DYLD_", "GIT_"];
+
+/** Whether `name` is scrubbed (for tests and documentation). */
+export function isScrubbedEnv(name: string): boolean {
+  return (
+    SCRUBBED_ENV_NAMES.includes(name) ||
+    SCRUBBED_ENV_PREFIXES.some((p) => name.startsWith(p)) ||
+    name.startsWith("BASH_FUNC_")
+  );
+}
+
+/**
+ * The bash text that removes the prefixed variables and every exported function, then runs `"$1"` in a
+ * fresh shell. Runs before any of the leaf's code; uses only builtins.
+ */
+export function scrubPreamble(): string {
+  const cases = SCRUBBED_ENV_PREFIXES.map((p) => `${p}*`).join("|");
+  return `for v in $(compgen -e); do case "$v" in ${cases}) builtin unset -v "$v";; esac; done; builtin unset -f $(compgen -A function); builtin unset v`;
+}
