@@ -369,8 +369,8 @@ export function planSandbox(req: SandboxRequest, probe: Probe): SandboxPlan {
   args.push("--setenv", "TMPDIR", "/tmp", "--setenv", "XDG_CACHE_HOME", "/tmp/.cache");
   for (const name of SCRUBBED_ENV_NAMES) args.push("--unsetenv", name);
   args.push("--chdir", req.cwd, "--");
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion, not a template
   const closeFds =
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion, not a template
     'for f in /proc/self/fd/*; do n=${f##*/}; case $n in 0|1|2) ;; *) eval "exec $n>&-";; esac; done';
   const inner = `${closeFds}; ${scrubPreamble()}; exec ${shellQuote(req.shell)} -c "$1"`;
   const sandboxRun = (command: string) => [
