@@ -32,6 +32,12 @@ export interface GuardContext {
    * Without it, `npx <name>` is treated as a download and denied as an install.
    */
   hasLocalBin?(name: string): boolean;
+  /**
+   * Whether this shell call will run in an OS sandbox (the hook rewrites it). The classifier then only refuses
+   * what is plainly not allowed (writes by a read-only role, determinable writes off the wright's allowlist,
+   * spawning, installs, git mutation, publishing, the devrites CLI) and lets the kernel judge the rest.
+   */
+  sandboxed?: boolean;
 }
 
 export type GuardDecision =
@@ -55,6 +61,7 @@ export const GUARD_RULES = [
   "guard.shell-unclassified",
   "guard.write-target-unknown",
   "guard.outside-allowlist",
+  "guard.sandbox-refused",
   "guard.internal-error",
 ] as const;
 

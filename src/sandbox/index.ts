@@ -19,14 +19,3 @@ export {
   type SandboxTools,
 } from "./plan.js";
 export { shellJoin, shellQuote } from "./quote.js";
-
-import type { RoleName } from "../envelope/roles.js";
-import type { SandboxMode } from "./plan.js";
-
-export function sandboxModeOf(role: RoleName): SandboxMode {
-  return role === "devrites-slice-wright"
-    ? "wright"
-    : role === "devrites-proof-runner"
-      ? "proof"
-      : "read-only";
-}

@@ -77,7 +77,10 @@ export type SandboxRefusalCode = "sandbox.unsafe-allowlist" | "sandbox.bad-reque
 export type SandboxPlan =
   | {
       ok: true;
+      /** The command line the host runs: `/bin/sh -c '<script>' devrites-sandbox`. */
       command: string;
+      /** The same as an argv, for hosts whose shell tool takes a word list. */
+      argv: string[];
       /** `bwrap`, or `bwrap+overlay` for the proof runner's copy-on-write view. */
       mechanism: "bwrap" | "bwrap+overlay";
       /** Decisions worth reporting (e.g. the proof runner fell back to read-only). */
@@ -425,9 +428,11 @@ export function planSandbox(req: SandboxRequest, probe: Probe): SandboxPlan {
   }
   lines.push('exit "$s"');
   const script = lines.join("\n");
+  const argv = ["/bin/sh", "-c", script, SANDBOX_NAME];
   return {
     ok: true,
-    command: shellJoin(["/bin/sh", "-c", script, SANDBOX_NAME]),
+    command: shellJoin(argv),
+    argv,
     mechanism: cow ? "bwrap+overlay" : "bwrap",
     notes,
   };
