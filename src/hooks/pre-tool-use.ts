@@ -141,7 +141,7 @@ function sandboxedAllow(
   now: string,
 ): HookAnswer {
   const hookCwd = stringField(value, "cwd");
-  const call = shellCallOf(toolInput, hookCwd !== undefined && hookCwd.startsWith("/") ? hookCwd : root);
+  const call = shellCallOf(toolInput, hookCwd?.startsWith("/") ? hookCwd : root);
   const own = packets.filter((p) => p.role === role);
   const mode = modeOf(role);
   const allowlist = mode === "wright" && own.length === 1 ? (own[0]?.allowed_repo_writes ?? []) : [];

@@ -421,7 +421,9 @@ export function planSandbox(req: SandboxRequest, probe: Probe): SandboxPlan {
   if (cow) lines.push('rmdir "$d" 2>/dev/null');
   created.forEach((f, i) => {
     const q = shellQuote(f.bind);
-    lines.push(`if [ -n "$c${i}" ] && [ -f ${q} ] && [ ! -L ${q} ] && [ ! -s ${q} ]; then rm -f -- ${q}; fi`);
+    lines.push(
+      `if [ -n "$c${i}" ] && [ -f ${q} ] && [ ! -L ${q} ] && [ ! -s ${q} ]; then unlink -- ${q}; fi`,
+    );
   });
   for (let i = dirs.length - 1; i >= 0; i--) {
     lines.push(`if [ -n "$m${i}" ]; then rmdir -- ${shellQuote(dirs[i] as string)} 2>/dev/null; fi`);
