@@ -50,8 +50,13 @@ export function checkSandbox(
   }
   const cow =
     m.unshare !== undefined &&
-    run([m.unshare, "-rm", "/bin/sh", "-c", 'd=$(mktemp -d) && mount -t tmpfs t "$d"; s=$?; exit $s'])
-      .status === 0;
+    run([
+      "/bin/sh",
+      "-c",
+      'd=$(mktemp -d) || exit 1; "$1" --user --map-root-user --mount mount -t tmpfs devrites-check "$d"; s=$?; rmdir "$d"; exit $s',
+      "devrites-check",
+      m.unshare,
+    ]).status === 0;
   return { ok: true, mechanism: "bwrap", bwrap: m.bwrap, copyOnWrite: cow };
 }
 

@@ -131,7 +131,7 @@ describe("planSandbox: proof runner", () => {
   it("sees the repository copy-on-write through unshare + overlay, with capabilities dropped inside", () => {
     const p = plan({ mode: "proof" });
     expect(p.ok && p.mechanism).toBe("bwrap+overlay");
-    expect(p.ok && p.command).toContain("/usr/bin/unshare -rm /bin/sh -c");
+    expect(p.ok && p.command).toContain("/usr/bin/unshare --user --map-root-user --mount /bin/sh -c");
     expect(p.ok && p.command).toContain("--bind /r /r");
     expect(p.ok && p.command).toContain("--cap-drop ALL");
   });
@@ -169,13 +169,11 @@ describe("planSandbox: wright", () => {
     const p = plan({ mode: "wright", allowlist: ["/r/src/new/deep/x.ts"] });
     expect(p.ok).toBe(true);
     if (!p.ok) return;
-    expect(p.command).toContain("mkdir -- /r/src/new ");
-    expect(p.command).toContain("mkdir -- /r/src/new/deep ");
+    expect(p.command).toContain('p0=/r/src/new; m0=; if mkdir -- "$p0"');
+    expect(p.command).toContain('p1=/r/src/new/deep; m1=; if mkdir -- "$p1"');
     expect(p.command).toContain("--bind /r/src/new/deep/x.ts /r/src/new/deep/x.ts");
     expect(p.command).toContain("unlink -- /r/src/new/deep/x.ts");
-    expect(p.command.indexOf("rmdir -- /r/src/new/deep ")).toBeLessThan(
-      p.command.indexOf("rmdir -- /r/src/new "),
-    );
+    expect(p.command.indexOf('rmdir -- "$p1"')).toBeLessThan(p.command.indexOf('rmdir -- "$p0"'));
   });
 
   const refused: [string, RegExp][] = [

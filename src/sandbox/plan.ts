@@ -19,7 +19,8 @@
  *
  * Per role:
  * - read-only roles: nothing else is writable;
- * - proof runner: the repository copy-on-write: an outer `unshare -rm` (a user + mount namespace of its own)
+ * - proof runner: the repository copy-on-write: an outer `unshare --user --map-root-user --mount` (a user +
+ *   mount namespace of its own)
  *   mounts a tmpfs and an overlay of it over the repository, then execs bubblewrap, which binds the overlay
  *   writable and drops every capability before the command runs (so the command cannot undo the overlay).
  *   Writes land in the tmpfs and vanish when the command ends; the real tree and `.git` are never written.
@@ -392,7 +393,7 @@ export function planSandbox(req: SandboxRequest, probe: Probe): SandboxPlan {
     if (!cow) return shellJoin(words);
     const mountScript =
       'mount -t tmpfs devrites-cow "$1" && mkdir "$1/u" "$1/w" && mount -t overlay devrites-cow -o "lowerdir=$2,upperdir=$1/u,workdir=$1/w" "$2" || exit 1; shift 2; exec "$@"';
-    return `${shellJoin([req.tools.unshare as string, "-rm", "/bin/sh", "-c", mountScript, "devrites-cow"])} "$d" ${shellJoin([req.root, ...words])}`;
+    return `${shellJoin([req.tools.unshare as string, "--user", "--map-root-user", "--mount", "/bin/sh", "-c", mountScript, "devrites-cow"])} "$d" ${shellJoin([req.root, ...words])}`;
   };
 
   // --- the outer script --------------------------------------------------------------------------------
@@ -404,8 +405,10 @@ export function planSandbox(req: SandboxRequest, probe: Probe): SandboxPlan {
   }
   const dirs = [...new Set(wright.flatMap((f) => f.create?.dirs ?? []))];
   const created = wright.filter((f) => f.create);
+  // Paths go through variables: Claude Code refuses a command whose script shows `rmdir <literal path>` it
+  // cannot vouch for ("Dangerous rmdir operation detected").
   dirs.forEach((d, i) => {
-    lines.push(`m${i}=; if mkdir -- ${shellQuote(d)} 2>/dev/null; then m${i}=1; fi`);
+    lines.push(`p${i}=${shellQuote(d)}; m${i}=; if mkdir -- "$p${i}" 2>/dev/null; then m${i}=1; fi`);
   });
   created.forEach((f, i) => {
     const q = shellQuote(f.bind);
@@ -426,7 +429,7 @@ export function planSandbox(req: SandboxRequest, probe: Probe): SandboxPlan {
     );
   });
   for (let i = dirs.length - 1; i >= 0; i--) {
-    lines.push(`if [ -n "$m${i}" ]; then rmdir -- ${shellQuote(dirs[i] as string)} 2>/dev/null; fi`);
+    lines.push(`if [ -n "$m${i}" ]; then rmdir -- "$p${i}" 2>/dev/null; fi`);
   }
   lines.push('exit "$s"');
   const script = lines.join("\n");
