@@ -58,6 +58,8 @@ const FS: Record<string, Node> = {
   "/run": { kind: "dir" },
   "/run/user": { kind: "dir" },
   "/run/docker.sock": { kind: "socket" },
+  "/dev": { kind: "dir" },
+  "/dev/shm": { kind: "dir" },
   "/var": { kind: "dir" },
   "/var/run": { kind: "symlink", to: "/run" },
 };
@@ -134,6 +136,8 @@ describe("planSandbox: proof runner", () => {
     expect(p.ok && p.command).toContain("/usr/bin/unshare --user --map-root-user --mount /bin/sh -c");
     expect(p.ok && p.command).toContain("--bind /r /r");
     expect(p.ok && p.command).toContain("--cap-drop ALL");
+    expect(p.ok && p.command).toContain("devrites-cow /dev/shm /r ");
+    expect(p.ok && p.command).not.toMatch(/\brm(dir)?\b|mktemp/);
   });
 
   it("falls back to read-only, and says so, without unshare or for a path overlayfs cannot take", () => {
@@ -165,15 +169,19 @@ describe("planSandbox: wright", () => {
     expect(p.ok && p.command).toContain("--bind /r/src/a.ts /r/src/a.ts");
   });
 
-  it("creates a missing file and its missing folders beforehand, and removes them when left empty", () => {
+  it("creates a missing file and its missing folders beforehand, and removes the file when left empty", () => {
     const p = plan({ mode: "wright", allowlist: ["/r/src/new/deep/x.ts"] });
     expect(p.ok).toBe(true);
     if (!p.ok) return;
-    expect(p.command).toContain('p0=/r/src/new; m0=; if mkdir -- "$p0"');
-    expect(p.command).toContain('p1=/r/src/new/deep; m1=; if mkdir -- "$p1"');
+    expect(p.command).toContain("mkdir -- /r/src/new 2>/dev/null");
+    expect(p.command).toContain("mkdir -- /r/src/new/deep 2>/dev/null");
+    expect(p.command.indexOf("mkdir -- /r/src/new ")).toBeLessThan(
+      p.command.indexOf("mkdir -- /r/src/new/deep "),
+    );
+    // nothing in the script removes a folder (Claude Code asks before any rewritten script that does)
+    expect(p.command).not.toMatch(/\brm(dir)?\b/);
     expect(p.command).toContain("--bind /r/src/new/deep/x.ts /r/src/new/deep/x.ts");
     expect(p.command).toContain("unlink -- /r/src/new/deep/x.ts");
-    expect(p.command.indexOf('rmdir -- "$p1"')).toBeLessThan(p.command.indexOf('rmdir -- "$p0"'));
   });
 
   const refused: [string, RegExp][] = [

@@ -27,7 +27,8 @@
  *   Without `unshare`, or for a repository path overlayfs cannot take, it runs like a read-only role;
  * - wright: each allowlisted file bound writable (its real path, which must be a regular file inside the
  *   repository with one link), nothing else. A missing allowlisted file (and its missing parent folders) is
- *   created empty before the sandbox starts, and removed afterwards if it is still empty (see `docs/guard-policy.md`).
+ *   created empty before the sandbox starts, and removed afterwards if it is still empty; missing parent folders
+ *   are created and left (see `docs/guard-policy.md`).
  *
  * The result is one `/bin/sh -c '<script>' devrites-sandbox` command: a single word list, so any host shell
  * (bash, zsh, sh, fish) runs it the same way. The script runs the sandbox; if that exits 1 and the same
@@ -169,6 +170,14 @@ function inside(dir: string, p: string): boolean {
 function under(dir: string, p: string): boolean {
   return p === dir || p.startsWith(dir === "/" ? "/" : `${dir}/`);
 }
+
+/**
+ * Where, inside the proof runner's own mount namespace, the tmpfs holding the overlay's upper layer is mounted.
+ * Any existing folder would do; `/dev/shm` is on every Linux, and bubblewrap's fresh `/dev` hides it from the
+ * command. No temporary folder is made, so none is left behind and the script has nothing to remove (Claude
+ * Code asks before a rewritten script that removes anything, which in `-p` mode is a refusal).
+ */
+const COW_MOUNT = "/dev/shm";
 
 /** Overlayfs takes `lowerdir=` paths without these (`,` splits options, `:` lower layers, `\` escapes). */
 const OVERLAY_UNSAFE = /[,:\\\n\r]/;
@@ -319,6 +328,12 @@ export function planSandbox(req: SandboxRequest, probe: Probe): SandboxPlan {
     cow = false;
     notes.push("no `unshare` found: the proof runner's repository is read-only instead of copy-on-write");
   }
+  if (cow && (probe.lstat(COW_MOUNT)?.kind !== "dir" || under(COW_MOUNT, req.root))) {
+    cow = false;
+    notes.push(
+      `no \`${COW_MOUNT}\` folder to mount the copy-on-write layer on: the proof runner's repository is read-only instead`,
+    );
+  }
   if (cow && OVERLAY_UNSAFE.test(req.root)) {
     cow = false;
     notes.push(
@@ -393,23 +408,28 @@ export function planSandbox(req: SandboxRequest, probe: Probe): SandboxPlan {
     if (!cow) return shellJoin(words);
     const mountScript =
       'mount -t tmpfs devrites-cow "$1" && mkdir "$1/u" "$1/w" && mount -t overlay devrites-cow -o "lowerdir=$2,upperdir=$1/u,workdir=$1/w" "$2" || exit 1; shift 2; exec "$@"';
-    return `${shellJoin([req.tools.unshare as string, "--user", "--map-root-user", "--mount", "/bin/sh", "-c", mountScript, "devrites-cow"])} "$d" ${shellJoin([req.root, ...words])}`;
+    return shellJoin([
+      req.tools.unshare as string,
+      "--user",
+      "--map-root-user",
+      "--mount",
+      "/bin/sh",
+      "-c",
+      mountScript,
+      "devrites-cow",
+      COW_MOUNT,
+      req.root,
+      ...words,
+    ]);
   };
 
   // --- the outer script --------------------------------------------------------------------------------
   const lines: string[] = [];
-  if (cow) {
-    lines.push(
-      `d=$(mktemp -d "\${TMPDIR:-/tmp}/devrites-cow.XXXXXX") || { printf '%s\\n' ${shellQuote(START_FAILED)} >&2; exit 126; }`,
-    );
-  }
   const dirs = [...new Set(wright.flatMap((f) => f.create?.dirs ?? []))];
   const created = wright.filter((f) => f.create);
-  // Paths go through variables: Claude Code refuses a command whose script shows `rmdir <literal path>` it
-  // cannot vouch for ("Dangerous rmdir operation detected").
-  dirs.forEach((d, i) => {
-    lines.push(`p${i}=${shellQuote(d)}; m${i}=; if mkdir -- "$p${i}" 2>/dev/null; then m${i}=1; fi`);
-  });
+  // Missing folders are made and left in place (an empty folder is invisible to git): removing them would
+  // put `rmdir` in the script, and Claude Code asks before any rewritten script that removes something.
+  for (const d of dirs) lines.push(`mkdir -- ${shellQuote(d)} 2>/dev/null`);
   created.forEach((f, i) => {
     const q = shellQuote(f.bind);
     lines.push(
@@ -421,16 +441,12 @@ export function planSandbox(req: SandboxRequest, probe: Probe): SandboxPlan {
   lines.push(
     `if [ "$s" -eq 1 ] && ! ${launch("true")} >/dev/null 2>&1; then printf '%s\\n' ${shellQuote(START_FAILED)} >&2; s=126; fi`,
   );
-  if (cow) lines.push('rmdir "$d" 2>/dev/null');
   created.forEach((f, i) => {
     const q = shellQuote(f.bind);
     lines.push(
       `if [ -n "$c${i}" ] && [ -f ${q} ] && [ ! -L ${q} ] && [ ! -s ${q} ]; then unlink -- ${q}; fi`,
     );
   });
-  for (let i = dirs.length - 1; i >= 0; i--) {
-    lines.push(`if [ -n "$m${i}" ]; then rmdir -- "$p${i}" 2>/dev/null; fi`);
-  }
   lines.push('exit "$s"');
   const script = lines.join("\n");
   const argv = ["/bin/sh", "-c", script, SANDBOX_NAME];
