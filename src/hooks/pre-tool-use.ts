@@ -102,7 +102,7 @@ function decideCall(
         );
         return allowAnswer(joinReports(workspaceReport, ...problems));
       }
-      return sandboxedAllow(root, packets, decision.role, value, shellInput, mechanism, now);
+      return sandboxedAllow(root, packets, decision.role, value, shellInput, mechanism, now, env.env);
     }
     const problems = leaf ? record(root, packets, decision.role, value, { decision: "allow" }, now) : [];
     return allowAnswer(joinReports(workspaceReport, ...problems));
@@ -139,13 +139,14 @@ function sandboxedAllow(
   toolInput: Record<string, unknown>,
   mechanism: Extract<MechanismChoice, { kind: "bwrap" }>,
   now: string,
+  hookEnv: Readonly<Record<string, string | undefined>>,
 ): HookAnswer {
   const hookCwd = stringField(value, "cwd");
   const call = shellCallOf(toolInput, hookCwd?.startsWith("/") ? hookCwd : root);
   const own = packets.filter((p) => p.role === role);
   const mode = modeOf(role);
   const allowlist = mode === "wright" && own.length === 1 ? (own[0]?.allowed_repo_writes ?? []) : [];
-  const plan = call ? planShellCall({ mechanism, root, mode, allowlist, call }) : undefined;
+  const plan = call ? planShellCall({ mechanism, root, mode, allowlist, call, env: hookEnv }) : undefined;
   const refused = (why: string, input: string, hint: string): HookAnswer => {
     const problems = record(
       root,

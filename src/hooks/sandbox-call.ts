@@ -81,6 +81,8 @@ export interface SandboxCallInput {
   /** The wright's allowlist, repository-relative. */
   allowlist: readonly string[];
   call: ShellCall;
+  /** The hook's environment (the host's). */
+  env: Readonly<Record<string, string | undefined>>;
 }
 
 export function planShellCall(i: SandboxCallInput): SandboxPlan {
@@ -95,6 +97,7 @@ export function planShellCall(i: SandboxCallInput): SandboxPlan {
       cwd: i.call.cwd,
       shell: i.mechanism.bash,
       tools: i.mechanism,
+      env: i.env,
     },
     nodeProbe,
   );

@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { isScrubbedEnv, SCRUBBED_ENV_NAMES, SCRUBBED_ENV_PREFIXES, scrubPreamble } from "./env.js";
+import {
+  isScrubbedEnv,
+  SCRUBBED_ENV_NAMES,
+  SCRUBBED_ENV_PREFIXES,
+  scrubbedFrom,
+  scrubPreamble,
+} from "./env.js";
 
 describe("the scrubbed environment", () => {
   it("names the variables that load code, change shell start-up or redirect git", () => {
@@ -42,6 +48,20 @@ describe("the scrubbed environment", () => {
 
   it("lists each name once and matches prefixes in the preamble", () => {
     expect(new Set(SCRUBBED_ENV_NAMES).size).toBe(SCRUBBED_ENV_NAMES.length);
-    for (const p of SCRUBBED_ENV_PREFIXES) expect(scrubPreamble()).toContain(`${p}*`);
+    for (const p of SCRUBBED_ENV_PREFIXES) expect(scrubPreamble()).toContain(`\${!${p}@}`);
+    expect(scrubPreamble()).not.toContain("$(");
+  });
+
+  it("picks the prefixed names and exported functions out of the hook's environment", () => {
+    expect(
+      scrubbedFrom({
+        GIT_DIR: "x",
+        "BASH_FUNC_ls%%": "() { :; }",
+        LD_PRELOAD: "y",
+        PATH: "/bin",
+        NODE_OPTIONS: "z",
+        GITX: "k",
+      }),
+    ).toEqual(["BASH_FUNC_ls%%", "GIT_DIR", "LD_PRELOAD"]);
   });
 });

@@ -1,9 +1,9 @@
 /**
  * The environment a sandboxed leaf command starts with: the host's, without the variables that load code
  * into a program, change how a shell starts, or redirect git. One declared list, applied twice: the exact
- * names are removed by bubblewrap before anything runs (`--unsetenv`, so `bash` never reads `BASH_ENV`), and
- * the prefixes by the first shell inside the sandbox (their names are only known at run time). Exported bash
- * functions (`BASH_FUNC_*%%`) are dropped there too.
+ * names are removed by bubblewrap before anything runs (`--unsetenv`, so `bash` never reads `BASH_ENV`), with
+ * every prefixed name and exported bash function (`BASH_FUNC_*%%`) in the environment the hook sees; the first
+ * shell inside the sandbox removes prefixed names the host added after that (their names are only known then).
  *
  * This is hygiene, not the boundary: a leaf can set any of these for its own command, which runs inside the
  * same sandbox. It keeps a user's own `NODE_OPTIONS=--require …` or `GIT_DIR` from changing what a leaf's
@@ -76,10 +76,22 @@ export function isScrubbedEnv(name: string): boolean {
 }
 
 /**
- * The bash text that removes the prefixed variables and every exported function, then runs `"$1"` in a
- * fresh shell. Runs before any of the leaf's code; uses only builtins.
+ * The bash text that removes the prefixed variables before the leaf's command starts, without starting a
+ * process (`${!GIT_@}` lists the names bash knows with that prefix; a command substitution would cost a fork).
  */
 export function scrubPreamble(): string {
-  const cases = SCRUBBED_ENV_PREFIXES.map((p) => `${p}*`).join("|");
-  return `for v in $(compgen -e); do case "$v" in ${cases}) builtin unset -v "$v";; esac; done; builtin unset -f $(compgen -A function); builtin unset v`;
+  const names = SCRUBBED_ENV_PREFIXES.map((p) => `\${!${p}@}`).join(" ");
+  return `for v in ${names}; do builtin unset -v "$v"; done`;
+}
+
+/**
+ * Names to remove by `--unsetenv` found in the environment the hook sees (the host's): the prefixed names and
+ * exported bash functions (`BASH_FUNC_<name>%%`), which the first bash inside would otherwise import. Sorted.
+ */
+export function scrubbedFrom(env: Readonly<Record<string, string | undefined>>): string[] {
+  return Object.keys(env)
+    .filter(
+      (n) => !SCRUBBED_ENV_NAMES.includes(n) && isScrubbedEnv(n) && !n.includes("\u0000") && !n.includes("="),
+    )
+    .sort();
 }

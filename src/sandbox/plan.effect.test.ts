@@ -171,8 +171,10 @@ d("every role: read-only file system, private /tmp, no network, no inherited des
         mode: "read-only",
         root,
         command: `env | grep -E '^(GIT_|LD_|NODE_OPTIONS|BASH_ENV|PYTHONSTARTUP|BASH_FUNC)' ; echo "KEEP_ME=$KEEP_ME"; ls a.txt; git rev-parse --is-inside-work-tree`,
+        env, // what the hook sees
       }),
-      { env },
+      // the host may add prefixed names the hook never saw: the first shell inside removes those
+      { env: { ...env, GIT_WORK_TREE: "/elsewhere", LD_AUDIT: "/nonexistent-audit.so" } },
     );
     expect(r.stdout).toBe("KEEP_ME=kept\na.txt\ntrue\n");
   });

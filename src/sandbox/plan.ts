@@ -37,7 +37,7 @@
  */
 
 import { isAbsolute, relative, sep } from "node:path";
-import { SCRUBBED_ENV_NAMES, scrubPreamble } from "./env.js";
+import { SCRUBBED_ENV_NAMES, scrubbedFrom, scrubPreamble } from "./env.js";
 import { shellJoin, shellQuote } from "./quote.js";
 
 export type SandboxMode = "read-only" | "proof" | "wright";
@@ -72,6 +72,8 @@ export interface SandboxRequest {
   /** The shell that runs `command` inside the sandbox (absolute path; the host's shell: bash). */
   shell: string;
   tools: SandboxTools;
+  /** The environment the hook sees (the host's): its prefixed names and exported functions are removed too. */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 export type SandboxRefusalCode = "sandbox.unsafe-allowlist" | "sandbox.bad-request";
@@ -386,7 +388,7 @@ export function planSandbox(req: SandboxRequest, probe: Probe): SandboxPlan {
   if (cow) args.push("--bind", req.root, req.root);
   for (const f of wright) args.push("--bind", f.bind, f.bind);
   args.push("--setenv", "TMPDIR", "/tmp", "--setenv", "XDG_CACHE_HOME", "/tmp/.cache");
-  for (const name of SCRUBBED_ENV_NAMES) args.push("--unsetenv", name);
+  for (const name of [...SCRUBBED_ENV_NAMES, ...scrubbedFrom(req.env ?? {})]) args.push("--unsetenv", name);
   args.push("--chdir", req.cwd, "--");
   const closeFds =
     // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion, not a template

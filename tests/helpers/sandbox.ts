@@ -69,6 +69,8 @@ export interface PlanOpts {
   command: string;
   allowlist?: string[];
   cwd?: string;
+  /** The environment the hook would see (default: this process's). */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** The planned command (throws when the planner refuses or no mechanism is here). */
@@ -85,6 +87,7 @@ export function planned(o: PlanOpts): string {
       cwd: o.cwd ?? o.root,
       shell: "/bin/bash",
       tools: m,
+      env: o.env ?? process.env,
     },
     nodeProbe,
   );
