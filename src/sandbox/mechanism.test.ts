@@ -58,6 +58,20 @@ describe("detectMechanisms", () => {
     expect(detectMechanisms(fakeFs({ "/usr/bin/bwrap": true }), {}, "linux", 0).bwrap).toBe("/usr/bin/bwrap");
   });
 
+  it("drops unshare under Ubuntu's AppArmor restriction unless it has a profile (the proof runner goes read-only)", () => {
+    const knob = {
+      "/usr/bin/bwrap": true as const,
+      "/usr/bin/unshare": true as const,
+      "/proc/sys/kernel/apparmor_restrict_unprivileged_userns": "1\n",
+      "/etc/apparmor.d/bwrap": "p",
+    };
+    expect(detectMechanisms(fakeFs(knob), {}, "linux", 1000).unshare).toBeUndefined();
+    expect(detectMechanisms(fakeFs({ ...knob, "/etc/apparmor.d/unshare": "p" }), {}, "linux", 1000).unshare).toBe(
+      "/usr/bin/unshare",
+    );
+    expect(detectMechanisms(fakeFs(knob), {}, "linux", 0).unshare).toBe("/usr/bin/unshare");
+  });
+
   it("finds nothing off Linux", () => {
     expect(detectMechanisms(fakeFs({ "/usr/bin/bwrap": true }), {}, "darwin", 0).bwrap).toBeUndefined();
   });

@@ -109,7 +109,17 @@ export function detectMechanisms(
 ): MechanismFacts {
   if (platform !== "linux") return { platform, userns: { ok: false, why: "not Linux" } };
   const bwrap = findProgram("bwrap", fs, env.PATH);
-  const unshare = findProgram("unshare", fs, env.PATH);
+  let unshare = findProgram("unshare", fs, env.PATH);
+  // Under Ubuntu's AppArmor restriction `unshare` needs a profile of its own; without one the proof runner's
+  // copy-on-write view could not start, so it is planned read-only instead.
+  if (
+    unshare !== undefined &&
+    uid !== 0 &&
+    fs.readText("/proc/sys/kernel/apparmor_restrict_unprivileged_userns")?.trim() === "1" &&
+    !fs.exists("/etc/apparmor.d/unshare")
+  ) {
+    unshare = undefined;
+  }
   const bash = ["/bin/bash", "/usr/bin/bash"].find((p) => fs.isExecutable(p));
   return {
     platform,
