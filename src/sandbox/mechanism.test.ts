@@ -66,9 +66,9 @@ describe("detectMechanisms", () => {
       "/etc/apparmor.d/bwrap": "p",
     };
     expect(detectMechanisms(fakeFs(knob), {}, "linux", 1000).unshare).toBeUndefined();
-    expect(detectMechanisms(fakeFs({ ...knob, "/etc/apparmor.d/unshare": "p" }), {}, "linux", 1000).unshare).toBe(
-      "/usr/bin/unshare",
-    );
+    expect(
+      detectMechanisms(fakeFs({ ...knob, "/etc/apparmor.d/unshare": "p" }), {}, "linux", 1000).unshare,
+    ).toBe("/usr/bin/unshare");
     expect(detectMechanisms(fakeFs(knob), {}, "linux", 0).unshare).toBe("/usr/bin/unshare");
   });
 
