@@ -257,6 +257,17 @@ d("wright: exactly its allowlisted files", () => {
     expect(after).toEqual(before);
   });
 
+  it("never creates a missing allowlisted file through a symlink that appeared after planning", () => {
+    const root = repo();
+    const outside = join(mkdtempSync(join(tmpdir(), "devrites-race-")), "target.txt");
+    cleanups.push(() => rmSync(join(outside, ".."), { recursive: true, force: true }));
+    const cmd = planned({ mode: "wright", root, allowlist: ["src/new.ts"], command: "echo x > src/new.ts" });
+    execFileSync("ln", ["-s", outside, join(root, "src/new.ts")]);
+    const r = run(cmd);
+    expect(r.status).toBe(126);
+    expect(existsSync(outside)).toBe(false);
+  });
+
   it("writes through an in-repository symlink to its target only", () => {
     const root = repo();
     execFileSync("ln", ["-s", "b.ts", join(root, "src/link.ts")]);

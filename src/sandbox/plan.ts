@@ -435,7 +435,9 @@ export function planSandbox(req: SandboxRequest, probe: Probe): SandboxPlan {
   created.forEach((f, i) => {
     const q = shellQuote(f.bind);
     lines.push(
-      `c${i}=; if [ ! -e ${q} ] && [ ! -L ${q} ]; then if (set -C; : > ${q}) 2>/dev/null; then c${i}=1; fi; fi`,
+      // noclobber: O_EXCL, so never through a symlink that appeared meanwhile; `command` keeps a failed
+      // redirect from ending the script (no subshell: one fork less per missing file)
+      `c${i}=; if [ ! -e ${q} ] && [ ! -L ${q} ]; then set -C; if command : 2>/dev/null > ${q}; then c${i}=1; fi; set +C; fi`,
     );
   });
   lines.push(launch(req.command));
