@@ -133,6 +133,18 @@ function cases(root: string, wired: string): Case[] {
       }),
       expect: 2,
     },
+    {
+      // allowed and rewritten to run in the sandbox (where one can start: stdout carries the updatedInput)
+      name: "leaf Bash (scout, sandboxed allow)",
+      stdin: JSON.stringify({
+        ...base,
+        agent_id: "a2",
+        agent_type: "devrites-evidence-scout",
+        tool_name: "Bash",
+        tool_input: { command: "grep -rn parse src | sort | head -20" },
+      }),
+      expect: 0,
+    },
   ];
   const node = process.execPath;
   return [

@@ -2,17 +2,31 @@ import type { RunEvent } from "../run/workspace-types.js";
 
 /**
  * How strongly the leaf's tool calls were policed, read from the run's ledger:
- * - `enforced`: the guard hook decided at least one tool call (`guard.decision`);
+ * - `sandboxed`: the guard hook decided the run's tool calls and every shell call it let through ran in an OS
+ *   sandbox (`guard.decision` events with `sandbox` naming a mechanism; at least one shell call, none with
+ *   `sandbox: null`);
+ * - `enforced`: the guard hook decided at least one tool call (`guard.decision`), but not every allowed shell
+ *   call ran sandboxed (none could start here: the classifier decided alone), or there was no shell call;
  * - `observed`: hooks ran (`hook.*`, e.g. `hook.subagent-stop`) but none decided a tool call;
  * - `unavailable`: no hook left a trace (the host ran none, or the root recorded the result itself).
  */
-export type GuardStrength = "enforced" | "observed" | "unavailable";
+export type GuardStrength = "sandboxed" | "enforced" | "observed" | "unavailable";
 
-export function guardStrength(events: readonly Pick<RunEvent, "type">[]): GuardStrength {
+export function guardStrength(events: readonly Pick<RunEvent, "type" | "data">[]): GuardStrength {
   let hooks = false;
+  let decided = false;
+  let sandboxedShell = 0;
+  let unsandboxedShell = 0;
   for (const e of events) {
-    if (e.type === "guard.decision") return "enforced";
-    if (typeof e.type === "string" && e.type.startsWith("hook.")) hooks = true;
+    if (e.type === "guard.decision") {
+      decided = true;
+      const data = e.data as Record<string, unknown> | undefined;
+      if (data && typeof data === "object" && Object.hasOwn(data, "sandbox") && data.decision === "allow") {
+        if (typeof data.sandbox === "string" && data.sandbox !== "") sandboxedShell++;
+        else unsandboxedShell++;
+      }
+    } else if (typeof e.type === "string" && e.type.startsWith("hook.")) hooks = true;
   }
+  if (decided) return sandboxedShell > 0 && unsandboxedShell === 0 ? "sandboxed" : "enforced";
   return hooks ? "observed" : "unavailable";
 }

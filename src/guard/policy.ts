@@ -13,6 +13,13 @@
  *
  * A write into `.devrites/` is `guard.devrites-write` for every role. A foreign agent during a run is judged
  * as the read-only class (`foreign`: no proof commands).
+ *
+ * When the call runs sandboxed (`ctx.sandboxed`), the kernel is the boundary and this table only answers fast
+ * what is plainly not allowed: `exec`, `test` and `env` are allowed for every
+ * role, and so is a `deny(guard.shell-unclassified)` (inline code, constructs the classifier cannot read), a
+ * write to an undeterminable target and a write under `/tmp` (the sandbox's private scratch folder); the
+ * rest stays as above (a read-only role's writes, the wright's determinable writes off its allowlist,
+ * spawning, installs, git mutation, publishing, the devrites CLI).
  */
 
 import type { RoleName } from "../envelope/roles.js";
@@ -125,6 +132,11 @@ function envRefusal(e: Extract<Effect, { kind: "env" }>, role: PolicyRole): Refu
   };
 }
 
+function isScratch(target: string, root: string): boolean {
+  if (!target.startsWith("/tmp/") || target.split("/").includes("..")) return false;
+  return !(target === root || target.startsWith(`${root}/`) || root.startsWith(`${target}/`));
+}
+
 const READONLY_HINT = "read-only roles never change files; describe the change in your result instead";
 
 /** Judges shell effects for `role`; null = allowed. */
@@ -135,8 +147,12 @@ export function judgeEffects(
   ctx: GuardContext,
 ): Refusal | null {
   const wright = role === "devrites-slice-wright";
+  const sandboxed = ctx.sandboxed === true;
   const checked = new Set<string>();
   for (const e of effects) {
+    if (sandboxed && (e.kind === "exec" || e.kind === "test" || e.kind === "env")) continue;
+    if (sandboxed && e.kind === "write-unknown") continue;
+    if (sandboxed && e.kind === "deny" && e.rule === "guard.shell-unclassified") continue;
     switch (e.kind) {
       case "env": {
         const r = envRefusal(e, role);
@@ -170,6 +186,7 @@ export function judgeEffects(
         const target = e.target;
         const text = literal(target);
         if (text === undefined) {
+          if (sandboxed) break;
           if (wright) {
             return {
               rule: "guard.write-target-unknown",
@@ -186,6 +203,8 @@ export function judgeEffects(
           };
         }
         if (e.sink === true && isDevice(text)) break;
+        // Sandboxed, /tmp is the call's own private scratch folder (unless the repository lies there).
+        if (sandboxed && isScratch(text, ctx.root)) break;
         // Unknown directories first: "cannot tell" is the more useful answer than "not this one".
         for (const cwd of [...e.cwds].sort((a, b) => (a === null ? -1 : b === null ? 1 : 0))) {
           // The same target from the same directory needs one check (`rm a a a …` must not cost one each).

@@ -38,6 +38,12 @@ export interface GuardContext {
    * a bare role name: without it, a bare name is a foreign agent's.
    */
   isInstalledRole(role: RoleName): boolean;
+  /**
+   * Whether this shell call will run in an OS sandbox (the hook rewrites it). The classifier then only refuses
+   * what is plainly not allowed (writes by a read-only role, determinable writes off the wright's allowlist,
+   * spawning, installs, git mutation, publishing, the devrites CLI) and lets the kernel judge the rest.
+   */
+  sandboxed?: boolean;
 }
 
 /**
@@ -75,6 +81,7 @@ export const GUARD_RULES = [
   "guard.shell-unclassified",
   "guard.write-target-unknown",
   "guard.outside-allowlist",
+  "guard.sandbox-refused",
   "guard.internal-error",
 ] as const;
 

@@ -7,6 +7,10 @@
  *   stdout instead, the reason is the same). Both hosts then show the model the reason.
  * - PreToolUse allow: exit 0, nothing on stdout. Never an `allow` JSON: Codex does not honour it, and an
  *   explicit allow would skip Claude's own permission prompts.
+ * - PreToolUse allow of a leaf's shell call that runs sandboxed: exit 0 with `permissionDecision` and
+ *   `updatedInput` (every original tool-input field, the command replaced by the sandboxed one). Both hosts
+ *   run the rewritten command (observed on Claude Code 2.1.328 and Codex 0.169.0); see docs/guard-policy.md
+ *   for the decision chosen per host and how the user's own deny rules still apply.
  * - A report that must not block (root session): exit 0, stdout empty, the report on stderr.
  * - SubagentStop block: exit 0 with `{"decision":"block","reason":…}` on stdout (the documented form on both
  *   hosts; Claude feeds the reason to the subagent, Codex turns it into a follow-up prompt).
@@ -47,6 +51,18 @@ export function denyAnswer(rule: string, reason: string): HookAnswer {
 /** Exit 0, no stdout; `report` (if any) on stderr. */
 export function allowAnswer(report?: string): HookAnswer {
   return report ? { exitCode: 0, stdout: "", stderr: `${clip(report)}\n` } : SILENT;
+}
+
+/** Exit 0 with the rewritten tool input; `report` (if any) on stderr. */
+export function rewriteAnswer(
+  decision: "allow" | "ask",
+  updatedInput: Record<string, unknown>,
+  report?: string,
+): HookAnswer {
+  const json = {
+    hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: decision, updatedInput },
+  };
+  return { exitCode: 0, stdout: `${JSON.stringify(json)}\n`, stderr: report ? `${clip(report)}\n` : "" };
 }
 
 export function blockStopAnswer(reason: string, report?: string): HookAnswer {

@@ -19,6 +19,11 @@ export interface GuardEventData {
   input?: string;
   agent_id: string | null;
   agent_type: string | null;
+  /**
+   * On an allowed shell call: the sandbox it ran in (`bwrap`, `bwrap+overlay`), or null when none could start
+   * here and the classifier decided alone. Absent for other tools and for denies.
+   */
+  sandbox?: string | null;
 }
 
 export function recordGuardDecision(

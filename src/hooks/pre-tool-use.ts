@@ -10,20 +10,25 @@ import { join } from "node:path";
 import { formatDiagnostic } from "../core/diagnostics.js";
 import { isRoleName, type RoleName, roleFromAgentType } from "../envelope/roles.js";
 import type { GuardContext, GuardDecision } from "../guard/index.js";
+import { classifyTool } from "../guard/tools.js";
+import type { MechanismChoice } from "../sandbox/mechanism.js";
 import { resolveRepoPath } from "../scope/index.js";
-import { allowAnswer, denyAnswer, type HookAnswer } from "./answer.js";
+import { allowAnswer, denyAnswer, type HookAnswer, rewriteAnswer } from "./answer.js";
 import { type LoadedPacket, loadActivePackets } from "./context.js";
 import { recordGuardDecision } from "./guard-events.js";
 import { type Caller, parseHookInput, stringField } from "./input.js";
 import { isInstalledRole } from "./installed.js";
 import { findRepoRoot } from "./root.js";
 import type { HookEnv, HookSpec } from "./runtime.js";
+import { modeOf, planShellCall, rewrittenInput, sandboxHere, shellCallOf } from "./sandbox-call.js";
 import type { StdinRead } from "./stdin.js";
 
 export interface PreToolUseDeps {
   /** The guard policy (production: `decide` from `src/guard`); tests inject broken ones. */
   decide(hookInput: unknown, ctx: GuardContext): GuardDecision;
   now(): Date;
+  /** The sandbox mechanism on this machine (production: `sandboxHere`); tests inject one. */
+  sandbox?(env: Record<string, string | undefined>): MechanismChoice;
 }
 
 const UNIDENTIFIED =
@@ -58,12 +63,27 @@ function decideCall(
     );
   }
   const packets = load.ok ? load.packets : [];
+  // Only a leaf's shell call is sandboxed; finding the mechanism is a few stats, done once per process.
+  const toolName = stringField(value, "tool_name");
+  const toolInput = value.tool_input;
+  const shellInput =
+    caller === "leaf" &&
+    toolName !== undefined &&
+    typeof toolInput === "object" &&
+    toolInput !== null &&
+    !Array.isArray(toolInput) &&
+    classifyTool(toolName, toolInput as Record<string, unknown>) === "shell"
+      ? (toolInput as Record<string, unknown>)
+      : undefined;
+  const mechanism = shellInput ? (deps.sandbox ?? sandboxHere)(env.env) : undefined;
+  const sandboxed = mechanism?.kind === "bwrap";
   const decision = deps.decide(value, {
     root,
     activePackets: packets,
     resolve: (p) => resolveRepoPath(root, p),
     hasLocalBin: (name) => hasLocalBin(root, name),
     isInstalledRole: (role) => isInstalledRole(root, role),
+    sandboxed,
   });
   const workspaceReport = load.ok
     ? undefined
@@ -71,6 +91,27 @@ function decideCall(
 
   if (decision?.decision === "allow") {
     const leaf = decision.caller === "leaf";
+    // A foreign agent's shell call while a run is active was judged as the read-only class, with the
+    // classifier relaxed when a sandbox runs: it runs in the read-only sandbox too (and stays out of the ledger).
+    const foreignInRun = decision.caller === "foreign" && packets.length > 0;
+    if (shellInput && foreignInRun && mechanism?.kind === "bwrap") {
+      return sandboxedAllow(root, packets, undefined, value, shellInput, mechanism, now, env.env);
+    }
+    if (leaf && shellInput && decision.role !== undefined) {
+      if (mechanism?.kind !== "bwrap") {
+        // classified mode: the classifier decided alone
+        const problems = record(
+          root,
+          packets,
+          decision.role,
+          value,
+          { decision: "allow", sandbox: null },
+          now,
+        );
+        return allowAnswer(joinReports(workspaceReport, ...problems));
+      }
+      return sandboxedAllow(root, packets, decision.role, value, shellInput, mechanism, now, env.env);
+    }
     const problems = leaf ? record(root, packets, decision.role, value, { decision: "allow" }, now) : [];
     return allowAnswer(joinReports(workspaceReport, ...problems));
   }
@@ -108,12 +149,74 @@ function ledgerRole(
   return agentType === undefined ? undefined : roleFromAgentType(agentType, (r) => isInstalledRole(root, r));
 }
 
+/** The rewritten command must still fit in one argument of the host's `bash -c` (Linux: 128 KiB). */
+const MAX_SANDBOXED_CHARS = 120 * 1024;
+
+/**
+ * A leaf's allowed shell call, run sandboxed: plan it, answer with the rewritten input, record it. A plan the
+ * planner refuses is a deny (`guard.sandbox-refused`), never an unsandboxed allow.
+ */
+function sandboxedAllow(
+  root: string,
+  packets: readonly LoadedPacket[],
+  /** The leaf's role; undefined for a foreign agent during a run (read-only sandbox, no ledger). */
+  role: RoleName | undefined,
+  value: Record<string, unknown>,
+  toolInput: Record<string, unknown>,
+  mechanism: Extract<MechanismChoice, { kind: "bwrap" }>,
+  now: string,
+  hookEnv: Readonly<Record<string, string | undefined>>,
+): HookAnswer {
+  const hookCwd = stringField(value, "cwd");
+  const call = shellCallOf(toolInput, hookCwd?.startsWith("/") ? hookCwd : root);
+  const own = role === undefined ? [] : packets.filter((p) => p.role === role);
+  const mode = role === undefined ? "read-only" : modeOf(role);
+  const who = role ?? stringField(value, "agent_type") ?? "subagent";
+  const allowlist = mode === "wright" && own.length === 1 ? (own[0]?.allowed_repo_writes ?? []) : [];
+  const plan = call ? planShellCall({ mechanism, root, mode, allowlist, call, env: hookEnv }) : undefined;
+  const refused = (why: string, input: string, hint: string): HookAnswer => {
+    const problems = record(
+      root,
+      packets,
+      role,
+      value,
+      { decision: "deny", rule: "guard.sandbox-refused", input },
+      now,
+    );
+    const answer = denyAnswer(
+      "guard.sandbox-refused",
+      `devrites guard denied this call [guard.sandbox-refused] ${who}: ${why}. ${hint}.`,
+    );
+    return problems.length > 0 ? { ...answer, stderr: `${answer.stderr}${problems.join("\n")}\n` } : answer;
+  };
+  if (!call || !plan)
+    return refused(
+      "the shell call has no command the sandbox can run",
+      "command",
+      "Send the command as a string",
+    );
+  if (!plan.ok) return refused(plan.why, plan.path, plan.hint);
+  if (plan.command.length > MAX_SANDBOXED_CHARS) {
+    return refused(
+      `the sandboxed command would be ${plan.command.length} characters, more than one shell argument holds`,
+      "command",
+      "Split it into smaller commands or put it in a script file",
+    );
+  }
+  const problems = record(root, packets, role, value, { decision: "allow", sandbox: plan.mechanism }, now);
+  return rewriteAnswer(
+    "allow",
+    rewrittenInput(toolInput, call, plan),
+    joinReports(...plan.notes.map((n) => `devrites sandbox: ${n}`), ...problems),
+  );
+}
+
 function record(
   root: string,
   packets: readonly LoadedPacket[],
   role: RoleName | undefined,
   value: Record<string, unknown>,
-  outcome: { decision: "allow" | "deny"; rule?: string; input?: string },
+  outcome: { decision: "allow" | "deny"; rule?: string; input?: string; sandbox?: string | null },
   now: string,
 ): string[] {
   const agentType = stringField(value, "agent_type");

@@ -10,12 +10,14 @@
  * Skips with the reason when a host is unavailable (`DEVRITES_REQUIRE_HOSTS=1` makes that a failure). Needs the
  * built CLI (`npm test` builds first).
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { afterAll, expect, it } from "vitest";
 import type { RoleName as Role } from "../../src/envelope/roles.js";
+import { snapshot } from "../helpers/sandbox.js";
 import * as A from "./harness/fake-anthropic.js";
 import * as R from "./harness/fake-responses.js";
 import { ensureHosts } from "./harness/install.js";
@@ -318,11 +320,22 @@ function codexLeaf(role: Role, steps: Step[]): R.ResponsesScenario {
   };
 }
 
-async function driveCodex(s: Sandbox, role: Role, steps: Step[]) {
+async function driveCodex(
+  s: Sandbox,
+  role: Role,
+  steps: Step[],
+  opts: { sandboxMode?: "workspace-write" | "danger-full-access"; env?: Record<string, string> } = {},
+) {
   const fake = await R.startFakeResponses(codexLeaf(role, steps));
   try {
     const log = s.path("hook-log.jsonl");
-    const run = await runCodex({ prompt: "delegate", fake, sandbox: s, env: { DEVRITES_HOOK_LOG: log } });
+    const run = await runCodex({
+      prompt: "delegate",
+      fake,
+      sandbox: s,
+      env: { DEVRITES_HOOK_LOG: log, ...opts.env },
+      ...(opts.sandboxMode ? { sandboxMode: opts.sandboxMode } : {}),
+    });
     expect(run.exitCode, run.stderr).toBe(0);
     expect(run.errors.some((e) => e.includes("Ignoring malformed agent role"))).toBe(false);
     expect(fake.failures).toEqual([]);
@@ -341,12 +354,19 @@ async function driveCodex(s: Sandbox, role: Role, steps: Step[]) {
 }
 
 describeHosts("guard e2e: Codex with the generated project adapters", hosts, ["codex"], () => {
-  it("a read-only role's shell write is blocked by .codex/hooks.json [guard.readonly-write]; ls runs", async () => {
+  it("a read-only role's shell write is blocked by .codex/hooks.json [guard.readonly-write]; ls runs (no devrites sandbox)", async () => {
     const s = await devritesProject("codex", [{ role: "devrites-evidence-scout" }]);
-    const o = await driveCodex(s, "devrites-evidence-scout", [
-      { id: "call_touch", tool: "exec_command", input: { cmd: "touch blocked.txt" } },
-      { id: "call_ls", tool: "exec_command", input: { cmd: "ls src" } },
-    ]);
+    // DEVRITES_SANDBOX=off: the classifier decides alone (Codex's own bwrap sandbox still runs the call, which
+    // also proves the harness's HOME outside the temp folder lets Codex start its helper).
+    const o = await driveCodex(
+      s,
+      "devrites-evidence-scout",
+      [
+        { id: "call_touch", tool: "exec_command", input: { cmd: "touch blocked.txt" } },
+        { id: "call_ls", tool: "exec_command", input: { cmd: "ls src" } },
+      ],
+      { env: { DEVRITES_SANDBOX: "off" } },
+    );
     expect(existsSync(join(s.project, "blocked.txt"))).toBe(false);
     expect(o.child.toolResult("call_touch")).toContain("Command blocked by PreToolUse hook");
     expect(o.child.toolResult("call_touch")).toContain(
@@ -363,12 +383,17 @@ describeHosts("guard e2e: Codex with the generated project adapters", hosts, ["c
     ]);
   });
 
-  it("the wright writes its allowlisted file; a write outside the allowlist is blocked [guard.outside-allowlist]", async () => {
+  it("the wright writes its allowlisted file; a write outside the allowlist is blocked [guard.outside-allowlist] (no devrites sandbox)", async () => {
     const s = await devritesProject("codex", [{ role: "devrites-slice-wright", allow: ["src/a.ts"] }]);
-    const o = await driveCodex(s, "devrites-slice-wright", [
-      { id: "call_b", tool: "exec_command", input: { cmd: "echo x > src/b.ts" } },
-      { id: "call_a", tool: "exec_command", input: { cmd: "echo 'export const a = 4;' > src/a.ts" } },
-    ]);
+    const o = await driveCodex(
+      s,
+      "devrites-slice-wright",
+      [
+        { id: "call_b", tool: "exec_command", input: { cmd: "echo x > src/b.ts" } },
+        { id: "call_a", tool: "exec_command", input: { cmd: "echo 'export const a = 4;' > src/a.ts" } },
+      ],
+      { env: { DEVRITES_SANDBOX: "off" } },
+    );
     expect(existsSync(join(s.project, "src", "b.ts"))).toBe(false);
     expect(o.child.toolResult("call_b")).toContain(
       "devrites guard denied this call [guard.outside-allowlist]",
@@ -376,4 +401,184 @@ describeHosts("guard e2e: Codex with the generated project adapters", hosts, ["c
     expect(o.child.toolResult("call_a")).toContain("Process exited with code 0");
     expect(readFileSync(join(s.project, "src", "a.ts"), "utf8")).toBe("export const a = 4;\n");
   });
+
+  it("inside Codex's own sandbox bubblewrap cannot start: the sandboxed call fails closed (exit 126), nothing runs", async () => {
+    const s = await devritesProject("codex", [{ role: "devrites-slice-wright", allow: ["src/a.ts"] }]);
+    const o = await driveCodex(s, "devrites-slice-wright", [
+      { id: "call_a", tool: "exec_command", input: { cmd: "echo 'export const a = 5;' > src/a.ts" } },
+    ]);
+    const r = o.child.toolResult("call_a") ?? "";
+    expect(r).toContain("Process exited with code 126");
+    expect(r).toContain("devrites sandbox: the sandbox could not start here");
+    expect(readFileSync(join(s.project, "src", "a.ts"), "utf8")).toBe(A_TS);
+    const decisions = ledgerDecisions(s.project);
+    expect(decisions).toContainEqual(
+      expect.objectContaining({ tool: "Bash", decision: "allow", sandbox: "bwrap" }),
+    );
+  });
 });
+
+/** Every `guard.decision` event's data in the project's ledgers. */
+function ledgerDecisions(project: string): Record<string, unknown>[] {
+  const runs = join(project, ".devrites", "runs");
+  const out: Record<string, unknown>[] = [];
+  for (const id of existsSync(runs) ? readdirSync(runs) : []) {
+    const f = join(runs, id, "events.jsonl");
+    if (!existsSync(f)) continue;
+    for (const line of readFileSync(f, "utf8").split("\n").filter(Boolean)) {
+      const e = JSON.parse(line) as { type: string; data: Record<string, unknown> };
+      if (e.type === "guard.decision") out.push(e.data);
+    }
+  }
+  return out;
+}
+
+/** The work tree and `.git`, byte for byte, without the devrites workspace (the hooks write its ledger). */
+function treeOf(project: string): Record<string, string> {
+  return Object.fromEntries(Object.entries(snapshot(project)).filter(([k]) => !k.startsWith(".devrites")));
+}
+
+/** A TCP listener on 127.0.0.1 that counts the connections it accepts. */
+async function listener(): Promise<{ port: number; accepted: () => number; close: () => void }> {
+  let n = 0;
+  const server = createServer((c) => {
+    n++;
+    c.destroy();
+  });
+  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+  return {
+    port: (server.address() as { port: number }).port,
+    accepted: () => n,
+    close: () => server.close(),
+  };
+}
+
+const WRITE_X = `node -e "require('fs').writeFileSync('x','y')"`;
+const NEIGHBOUR = `node -e "require('fs').writeFileSync('src/b.ts','n')"`;
+const connect = (port: number) =>
+  `node -e "require('net').connect(${port},'127.0.0.1').on('connect',()=>console.log('connected')).on('error',e=>console.log('net-'+e.code))"`;
+const PROOF_PACKAGE = JSON.stringify({
+  scripts: {
+    test: "mkdir -p node_modules/.cache coverage && echo c > node_modules/.cache/run && echo r > coverage/report.txt && echo proof-ran",
+  },
+});
+
+describeHosts("sandbox e2e: Claude Code runs every leaf shell call in bubblewrap", hosts, ["claude"], () => {
+  it("a read-only leaf's writing call that the classifier allows runs and fails read-only; the file is absent", async () => {
+    const s = await devritesProject("claude", [{ role: "devrites-evidence-scout" }]);
+    const before = treeOf(s.project);
+    const o = await driveClaude(s, "devrites-evidence-scout", [
+      { id: "toolu_w", tool: "Bash", input: { command: WRITE_X } },
+    ]);
+    expect(o.child.toolResult("toolu_w")).toContain("EROFS");
+    expect(existsSync(join(s.project, "x"))).toBe(false);
+    expect(treeOf(s.project)).toEqual(before);
+    expect(ledgerDecisions(s.project)).toContainEqual(
+      expect.objectContaining({ tool: "Bash", decision: "allow", sandbox: "bwrap" }),
+    );
+  });
+
+  it("the wright's shell write to its allowlisted file lands; one to a neighbour fails read-only", async () => {
+    const s = await devritesProject("claude", [{ role: "devrites-slice-wright", allow: ["src/a.ts"] }]);
+    const o = await driveClaude(s, "devrites-slice-wright", [
+      { id: "toolu_a", tool: "Bash", input: { command: "echo '// sandboxed' >> src/a.ts" } },
+      { id: "toolu_b", tool: "Bash", input: { command: NEIGHBOUR } },
+    ]);
+    expectClaudeAllowed(o, "toolu_a");
+    expect(readFileSync(join(s.project, "src", "a.ts"), "utf8")).toBe(`${A_TS}// sandboxed\n`);
+    expect(o.child.toolResult("toolu_b")).toContain("EROFS");
+    expect(existsSync(join(s.project, "src", "b.ts"))).toBe(false);
+  });
+
+  it("the proof runner's npm test writes caches and reports copy-on-write: the tree stays byte-identical", async () => {
+    const s = await devritesProject("claude", [{ role: "devrites-proof-runner" }]);
+    writeFileSync(join(s.project, "package.json"), PROOF_PACKAGE);
+    const before = treeOf(s.project);
+    const o = await driveClaude(s, "devrites-proof-runner", [
+      { id: "toolu_t", tool: "Bash", input: { command: "npm test" } },
+    ]);
+    expect(o.child.toolResult("toolu_t")).toContain("proof-ran");
+    expect(treeOf(s.project)).toEqual(before);
+    expect(ledgerDecisions(s.project)).toContainEqual(
+      expect.objectContaining({ decision: "allow", sandbox: "bwrap+overlay" }),
+    );
+  });
+
+  it("a network attempt fails: the listener on 127.0.0.1 accepts nothing", async () => {
+    const s = await devritesProject("claude", [{ role: "devrites-evidence-scout" }]);
+    const l = await listener();
+    try {
+      const o = await driveClaude(s, "devrites-evidence-scout", [
+        { id: "toolu_n", tool: "Bash", input: { command: connect(l.port) } },
+      ]);
+      expect(o.child.toolResult("toolu_n")).toContain("net-ECONNREFUSED");
+      expect(l.accepted()).toBe(0);
+    } finally {
+      l.close();
+    }
+  });
+});
+
+describeHosts(
+  "sandbox e2e: Codex (its own sandbox off) runs every leaf shell call in bubblewrap",
+  hosts,
+  ["codex"],
+  () => {
+    const full = { sandboxMode: "danger-full-access" as const };
+
+    it("a read-only leaf's writing call runs and fails read-only; the file is absent", async () => {
+      const s = await devritesProject("codex", [{ role: "devrites-evidence-scout" }]);
+      const before = treeOf(s.project);
+      const o = await driveCodex(
+        s,
+        "devrites-evidence-scout",
+        [{ id: "call_w", tool: "exec_command", input: { cmd: WRITE_X } }],
+        full,
+      );
+      expect(o.child.toolResult("call_w")).toContain("EROFS");
+      expect(existsSync(join(s.project, "x"))).toBe(false);
+      expect(treeOf(s.project)).toEqual(before);
+    });
+
+    it("the wright's allowlisted write lands; a neighbour's fails", async () => {
+      const s = await devritesProject("codex", [{ role: "devrites-slice-wright", allow: ["src/a.ts"] }]);
+      const o = await driveCodex(
+        s,
+        "devrites-slice-wright",
+        [
+          { id: "call_a", tool: "exec_command", input: { cmd: "echo '// sandboxed' >> src/a.ts" } },
+          { id: "call_b", tool: "exec_command", input: { cmd: NEIGHBOUR } },
+        ],
+        full,
+      );
+      expect(o.child.toolResult("call_a")).toContain("Process exited with code 0");
+      expect(readFileSync(join(s.project, "src", "a.ts"), "utf8")).toBe(`${A_TS}// sandboxed\n`);
+      expect(o.child.toolResult("call_b")).toContain("EROFS");
+      expect(existsSync(join(s.project, "src", "b.ts"))).toBe(false);
+    });
+
+    it("the proof runner's npm test leaves the tree byte-identical; the network is unreachable", async () => {
+      const s = await devritesProject("codex", [{ role: "devrites-proof-runner" }]);
+      writeFileSync(join(s.project, "package.json"), PROOF_PACKAGE);
+      const before = treeOf(s.project);
+      const l = await listener();
+      try {
+        const o = await driveCodex(
+          s,
+          "devrites-proof-runner",
+          [
+            { id: "call_t", tool: "exec_command", input: { cmd: "npm test" } },
+            { id: "call_n", tool: "exec_command", input: { cmd: connect(l.port) } },
+          ],
+          full,
+        );
+        expect(o.child.toolResult("call_t")).toContain("proof-ran");
+        expect(o.child.toolResult("call_n")).toContain("net-ECONNREFUSED");
+        expect(l.accepted()).toBe(0);
+        expect(treeOf(s.project)).toEqual(before);
+      } finally {
+        l.close();
+      }
+    });
+  },
+);

@@ -133,7 +133,7 @@ describe("devrites init / uninstall on a repository with the user's own files", 
     const once = full(r);
     const again = await runCapture(["init", "--hooks", r.hooks], r.root);
     expect(again.code).toBe(0);
-    expect(again.stdout).toMatch(/^devrites init: nothing to do \(\d+ unchanged\)$/);
+    expect(again.stdout).toMatch(/^devrites init: nothing to do \(\d+ unchanged\)\nsandbox: [^\n]+$/);
     expect(snapshotDiff(once, full(r))).toEqual([]);
   });
 

@@ -1,4 +1,5 @@
-import type { Command } from "../command.js";
+import { checkSandbox, type SandboxCheck } from "../../sandbox/check.js";
+import type { Command, CommandResult } from "../command.js";
 import { flag } from "../command.js";
 import {
   INSTALL_HELP_COMMON,
@@ -7,6 +8,29 @@ import {
   runInstallCommand,
   usageResult,
 } from "./install-shared.js";
+
+/**
+ * Adds to init's answer whether a leaf's shell calls can run sandboxed here (a sandbox is started to know): a
+ * line of text and `data.sandbox`. Not a diagnostic: a missing sandbox lowers the guard's strength but does not
+ * make the install fail or warn on every later command.
+ */
+export function withSandboxCheck(result: CommandResult, check: SandboxCheck): CommandResult {
+  const line = check.ok
+    ? `sandbox: bubblewrap works here (${check.bwrap}); leaf shell calls run sandboxed${check.copyOnWrite ? "" : " (the proof runner's repository read-only: no copy-on-write without unshare and overlayfs)"}`
+    : `sandbox: none here: ${check.why}; ${check.hint}`;
+  const data =
+    result.data !== undefined &&
+    typeof result.data === "object" &&
+    result.data !== null &&
+    !Array.isArray(result.data)
+      ? { ...(result.data as Record<string, unknown>), sandbox: check }
+      : result.data;
+  return {
+    ...result,
+    ...(result.text !== undefined ? { text: `${result.text}\n${line}` } : {}),
+    ...(data !== undefined ? { data } : {}),
+  };
+}
 
 export const initCommand: Command = {
   name: "init",
@@ -33,6 +57,8 @@ export const initCommand: Command = {
   async run(args, io) {
     const hosts = parseHosts(args);
     if (hosts !== undefined && !Array.isArray(hosts)) return usageResult(hosts);
-    return runInstallCommand("init", args, io, { hosts, gitHook: flag(args, "git-hook") });
+    const result = await runInstallCommand("init", args, io, { hosts, gitHook: flag(args, "git-hook") });
+    if (result.exitCode === 2 || result.exitCode === 4 || result.exitCode === 5) return result;
+    return withSandboxCheck(result, checkSandbox());
   },
 };

@@ -3,7 +3,7 @@
  * scenario, and host processes started in their own process group with a kill timer, killed by PID on teardown.
  */
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
 
@@ -21,9 +21,28 @@ export interface Sandbox {
 
 const live = new Set<Sandbox>();
 
+/**
+ * Where sandboxes are made: never under the system temp folder. Once bubblewrap is on PATH, Codex sandboxes its
+ * own shell calls and execs a helper it creates under `CODEX_HOME`, and it refuses to create that under the
+ * temp folder, so a HOME there makes every Codex shell call fail (`execvp codex-linux-sandbox`).
+ * `DEVRITES_HOST_SCRATCH` overrides; the default sits beside the installed hosts, under the user's cache.
+ */
+export function scratchRoot(): string {
+  const dir = process.env.DEVRITES_HOST_SCRATCH || join(homedir(), ".cache", "devrites-host-scratch");
+  mkdirSync(dir, { recursive: true });
+  const real = realpathSync(dir);
+  const tmp = realpathSync(tmpdir());
+  if (real === tmp || real.startsWith(`${tmp}/`)) {
+    throw new Error(
+      `the host scratch folder ${real} lies under the temp folder ${tmp}; set DEVRITES_HOST_SCRATCH elsewhere`,
+    );
+  }
+  return real;
+}
+
 /** Create a scratch HOME and a `git init`ed project, optionally seeded from a fixture folder. */
 export async function makeSandbox(opts: { projectFrom?: string } = {}): Promise<Sandbox> {
-  const root = realpathSync(mkdtempSync(join(tmpdir(), "devrites-host-")));
+  const root = realpathSync(mkdtempSync(join(scratchRoot(), "devrites-host-")));
   const home = join(root, "home");
   const project = join(root, "project");
   mkdirSync(home);

@@ -1,0 +1,109 @@
+import { describe, expect, it } from "vitest";
+import { chooseMechanism, type DetectFs, detectMechanisms, usernsAllowed } from "./mechanism.js";
+
+function fakeFs(files: Record<string, string | true>): DetectFs {
+  return {
+    isExecutable: (p) => files[p] === true,
+    readText: (p) => (typeof files[p] === "string" ? (files[p] as string) : undefined),
+    exists: (p) => p in files,
+  };
+}
+
+describe("chooseMechanism", () => {
+  const base = {
+    platform: "linux",
+    bwrap: "/usr/bin/bwrap",
+    bash: "/bin/bash",
+    userns: { ok: true } as const,
+  };
+
+  it("picks bubblewrap on Linux when bwrap, bash and user namespaces are there", () => {
+    expect(chooseMechanism({ ...base, unshare: "/usr/bin/unshare" })).toEqual({
+      kind: "bwrap",
+      bwrap: "/usr/bin/bwrap",
+      bash: "/bin/bash",
+      unshare: "/usr/bin/unshare",
+    });
+    expect(chooseMechanism(base)).toEqual({ kind: "bwrap", bwrap: "/usr/bin/bwrap", bash: "/bin/bash" });
+  });
+
+  it("falls back to none, with the reason and the fix, when anything is missing", () => {
+    expect(chooseMechanism({ ...base, bwrap: undefined })).toMatchObject({
+      kind: "none",
+      why: expect.stringContaining("apt-get install bubblewrap"),
+    });
+    expect(chooseMechanism({ ...base, bash: undefined })).toMatchObject({ kind: "none" });
+    expect(chooseMechanism({ ...base, userns: { ok: false, why: "off" } })).toEqual({
+      kind: "none",
+      why: "off",
+    });
+    expect(chooseMechanism({ ...base, platform: "darwin" })).toMatchObject({
+      kind: "none",
+      why: expect.stringContaining("darwin"),
+    });
+  });
+
+  it("does not yet use a Landlock helper on its own (the seam for it)", () => {
+    expect(chooseMechanism({ ...base, bwrap: undefined, landlock: "/x/landlock" }).kind).toBe("none");
+  });
+});
+
+describe("detectMechanisms", () => {
+  it("finds programs in the fixed folders, then in absolute PATH entries only", () => {
+    const fs = fakeFs({ "/opt/b/bwrap": true, "/bin/bash": true, "rel/unshare": true });
+    const f = detectMechanisms(fs, { PATH: "rel:/opt/b" }, "linux", 1000);
+    expect(f.bwrap).toBe("/opt/b/bwrap");
+    expect(f.unshare).toBeUndefined();
+    expect(f.bash).toBe("/bin/bash");
+    expect(detectMechanisms(fakeFs({ "/usr/bin/bwrap": true }), {}, "linux", 0).bwrap).toBe("/usr/bin/bwrap");
+  });
+
+  it("drops unshare under Ubuntu's AppArmor restriction unless it has a profile (the proof runner goes read-only)", () => {
+    const knob = {
+      "/usr/bin/bwrap": true as const,
+      "/usr/bin/unshare": true as const,
+      "/proc/sys/kernel/apparmor_restrict_unprivileged_userns": "1\n",
+      "/etc/apparmor.d/bwrap": "p",
+    };
+    expect(detectMechanisms(fakeFs(knob), {}, "linux", 1000).unshare).toBeUndefined();
+    expect(
+      detectMechanisms(fakeFs({ ...knob, "/etc/apparmor.d/unshare": "p" }), {}, "linux", 1000).unshare,
+    ).toBe("/usr/bin/unshare");
+    expect(detectMechanisms(fakeFs(knob), {}, "linux", 0).unshare).toBe("/usr/bin/unshare");
+  });
+
+  it("finds nothing off Linux", () => {
+    expect(detectMechanisms(fakeFs({ "/usr/bin/bwrap": true }), {}, "darwin", 0).bwrap).toBeUndefined();
+  });
+});
+
+describe("usernsAllowed", () => {
+  it("allows by default and for root", () => {
+    expect(usernsAllowed(fakeFs({}), 1000)).toEqual({ ok: true });
+    expect(usernsAllowed(fakeFs({ "/proc/sys/kernel/unprivileged_userns_clone": "0\n" }), 0)).toEqual({
+      ok: true,
+    });
+  });
+
+  it("refuses when the kernel's knobs say no", () => {
+    expect(usernsAllowed(fakeFs({ "/proc/sys/user/max_user_namespaces": "0\n" }), 0).ok).toBe(false);
+    expect(usernsAllowed(fakeFs({ "/proc/sys/kernel/unprivileged_userns_clone": "0\n" }), 1000).ok).toBe(
+      false,
+    );
+    expect(usernsAllowed(fakeFs({ "/proc/sys/user/max_user_namespaces": "15000\n" }), 1000).ok).toBe(true);
+  });
+
+  it("refuses under Ubuntu's AppArmor restriction unless a bwrap profile is installed", () => {
+    const knob = { "/proc/sys/kernel/apparmor_restrict_unprivileged_userns": "1\n" };
+    expect(usernsAllowed(fakeFs(knob), 1000)).toMatchObject({
+      ok: false,
+      why: expect.stringContaining("AppArmor"),
+    });
+    expect(usernsAllowed(fakeFs({ ...knob, "/etc/apparmor.d/bwrap-userns-restrict": "x" }), 1000).ok).toBe(
+      true,
+    );
+    expect(
+      usernsAllowed(fakeFs({ "/proc/sys/kernel/apparmor_restrict_unprivileged_userns": "0\n" }), 1000).ok,
+    ).toBe(true);
+  });
+});

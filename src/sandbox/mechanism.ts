@@ -1,0 +1,131 @@
+/**
+ * Which sandbox mechanism a leaf's shell call gets on this machine. Two halves:
+ *
+ * - `chooseMechanism(facts)`: pure, from what was found → the mechanism, or `none` with the reason (the guard
+ *   then decides alone: "classified" mode). This is the seam for further mechanisms: Landlock (no namespaces
+ *   needed, so it also works inside Codex's own sandbox) and macOS `sandbox-exec` come in here as new kinds,
+ *   each with its own planner.
+ * - `detectMechanisms(fs, env)`: the facts, found cheaply enough for the hook's path: a `stat` per candidate
+ *   folder and a read of up to three `/proc/sys` files; no process is started. Whether a sandbox really starts
+ *   is only known when it runs: a wrapped command whose sandbox cannot start exits 126 with a message and
+ *   never runs unsandboxed (see ./plan.ts). `devrites init` tries one for real.
+ */
+
+export interface MechanismFacts {
+  platform: string;
+  /** Absolute paths of the programs found (undefined when absent). */
+  bwrap?: string;
+  unshare?: string;
+  bash?: string;
+  /** A Landlock helper the package ships (wired in by a later change). */
+  landlock?: string;
+  /** Whether this user may create user namespaces, as far as `/proc/sys` tells; with the reason when not. */
+  userns: { ok: true } | { ok: false; why: string };
+}
+
+export type MechanismChoice =
+  | { kind: "bwrap"; bwrap: string; unshare?: string; bash: string }
+  | { kind: "none"; why: string };
+
+export function chooseMechanism(f: MechanismFacts): MechanismChoice {
+  if (f.platform !== "linux") {
+    return { kind: "none", why: `no sandbox mechanism for platform \`${f.platform}\` yet` };
+  }
+  if (f.bwrap === undefined) {
+    return {
+      kind: "none",
+      why: "bubblewrap (`bwrap`) is not installed (Debian/Ubuntu: `apt-get install bubblewrap`)",
+    };
+  }
+  if (f.bash === undefined) return { kind: "none", why: "no `bash` in /bin or /usr/bin" };
+  if (!f.userns.ok) return { kind: "none", why: f.userns.why };
+  return {
+    kind: "bwrap",
+    bwrap: f.bwrap,
+    bash: f.bash,
+    ...(f.unshare !== undefined ? { unshare: f.unshare } : {}),
+  };
+}
+
+/** The file-system reads detection needs (production: node:fs). */
+export interface DetectFs {
+  /** Whether `path` is an executable regular file. */
+  isExecutable(path: string): boolean;
+  /** A small file's text, or undefined when it cannot be read. */
+  readText(path: string): string | undefined;
+  exists(path: string): boolean;
+}
+
+const FIXED_BIN_DIRS = ["/usr/bin", "/bin", "/usr/local/bin", "/usr/sbin", "/sbin"];
+
+function findProgram(name: string, fs: DetectFs, pathVar: string | undefined): string | undefined {
+  const dirs = [...FIXED_BIN_DIRS];
+  for (const d of (pathVar ?? "").split(":")) {
+    // Only absolute PATH entries: a relative one would make the answer depend on the cwd.
+    if (d.startsWith("/") && !dirs.includes(d)) dirs.push(d);
+  }
+  for (const d of dirs) {
+    const p = `${d.replace(/\/+$/, "")}/${name}`;
+    if (fs.isExecutable(p)) return p;
+  }
+  return undefined;
+}
+
+/**
+ * Whether unprivileged user namespaces are allowed, from the kernel's knobs:
+ * `user.max_user_namespaces` (0 = none for anyone), Debian's `kernel.unprivileged_userns_clone` (0 = root
+ * only) and Ubuntu's AppArmor restriction `kernel.apparmor_restrict_unprivileged_userns` (1 = only programs
+ * with an AppArmor profile that allows it; Ubuntu 24.04 ships one for bwrap only in some releases, so a
+ * profile file named `bwrap*` under /etc/apparmor.d must be present).
+ */
+export function usernsAllowed(fs: DetectFs, uid: number): MechanismFacts["userns"] {
+  const max = fs.readText("/proc/sys/user/max_user_namespaces")?.trim();
+  if (max === "0") return { ok: false, why: "user namespaces are disabled (`user.max_user_namespaces = 0`)" };
+  if (uid === 0) return { ok: true };
+  if (fs.readText("/proc/sys/kernel/unprivileged_userns_clone")?.trim() === "0") {
+    return {
+      ok: false,
+      why: "unprivileged user namespaces are disabled (`kernel.unprivileged_userns_clone = 0`); set it to 1",
+    };
+  }
+  if (
+    fs.readText("/proc/sys/kernel/apparmor_restrict_unprivileged_userns")?.trim() === "1" &&
+    !fs.exists("/etc/apparmor.d/bwrap") &&
+    !fs.exists("/etc/apparmor.d/bwrap-userns-restrict")
+  ) {
+    return {
+      ok: false,
+      why: "AppArmor restricts unprivileged user namespaces (`kernel.apparmor_restrict_unprivileged_userns = 1`) and no AppArmor profile for bwrap is installed (see docs/guard-policy.md, Sandbox)",
+    };
+  }
+  return { ok: true };
+}
+
+export function detectMechanisms(
+  fs: DetectFs,
+  env: { PATH?: string | undefined },
+  platform: string,
+  uid: number,
+): MechanismFacts {
+  if (platform !== "linux") return { platform, userns: { ok: false, why: "not Linux" } };
+  const bwrap = findProgram("bwrap", fs, env.PATH);
+  let unshare = findProgram("unshare", fs, env.PATH);
+  // Under Ubuntu's AppArmor restriction `unshare` needs a profile of its own; without one the proof runner's
+  // copy-on-write view could not start, so it is planned read-only instead.
+  if (
+    unshare !== undefined &&
+    uid !== 0 &&
+    fs.readText("/proc/sys/kernel/apparmor_restrict_unprivileged_userns")?.trim() === "1" &&
+    !fs.exists("/etc/apparmor.d/unshare")
+  ) {
+    unshare = undefined;
+  }
+  const bash = ["/bin/bash", "/usr/bin/bash"].find((p) => fs.isExecutable(p));
+  return {
+    platform,
+    ...(bwrap !== undefined ? { bwrap } : {}),
+    ...(unshare !== undefined ? { unshare } : {}),
+    ...(bash !== undefined ? { bash } : {}),
+    userns: usernsAllowed(fs, uid),
+  };
+}

@@ -1,0 +1,242 @@
+/** The planner's decisions, against a fake file system (the effects are pinned in plan.effect.test.ts). */
+
+import { describe, expect, it } from "vitest";
+import { executedLater, type Probe, planSandbox, type SandboxRequest } from "./plan.js";
+
+type Node = { kind: "file" | "dir" | "socket"; nlink?: number } | { kind: "symlink"; to: string };
+
+/** A fake file system: absolute path → node; `realpath` follows symlinks in every component. */
+function fakeProbe(nodes: Record<string, Node>): Probe {
+  const resolve = (p: string, depth = 0): string | undefined => {
+    if (depth > 20) return undefined;
+    const parts = p.split("/").filter(Boolean);
+    let cur = "";
+    for (let i = 0; i < parts.length; i++) {
+      cur = `${cur}/${parts[i]}`;
+      const n = nodes[cur];
+      if (n === undefined) return undefined;
+      if (n.kind === "symlink") {
+        const r = resolve(n.to, depth + 1);
+        if (r === undefined) return undefined;
+        cur = r;
+      }
+    }
+    return cur || "/";
+  };
+  return {
+    lstat(p) {
+      const parent = p.slice(0, p.lastIndexOf("/")) || "/";
+      const rp = parent === "/" ? "" : resolve(parent);
+      if (rp === undefined) return undefined;
+      const n =
+        nodes[`${rp}/${p.slice(p.lastIndexOf("/") + 1)}`] ?? (p === "/" ? { kind: "dir" } : undefined);
+      if (n === undefined) return undefined;
+      return { kind: n.kind, nlink: n.kind === "symlink" ? 1 : (n.nlink ?? 1) };
+    },
+    realpath: (p) => resolve(p),
+  };
+}
+
+const FS: Record<string, Node> = {
+  "/r": { kind: "dir" },
+  "/r/.git": { kind: "dir" },
+  "/r/.git/hooks": { kind: "dir" },
+  "/r/.git/hooks/pre-commit": { kind: "file" },
+  "/r/src": { kind: "dir" },
+  "/r/src/a.ts": { kind: "file" },
+  "/r/src/hard.ts": { kind: "file", nlink: 2 },
+  "/r/src/in.ts": { kind: "symlink", to: "/r/src/a.ts" },
+  "/r/src/out.ts": { kind: "symlink", to: "/etc/passwd" },
+  "/r/src/hook.ts": { kind: "symlink", to: "/r/.git/hooks/pre-commit" },
+  "/r/src/dangling.ts": { kind: "symlink", to: "/r/nope" },
+  "/r/src/dir": { kind: "dir" },
+  "/r/linkdir": { kind: "symlink", to: "/r/src" },
+  "/r/outdir": { kind: "symlink", to: "/etc" },
+  "/etc": { kind: "dir" },
+  "/etc/passwd": { kind: "file" },
+  "/tmp": { kind: "dir" },
+  "/run": { kind: "dir" },
+  "/run/user": { kind: "dir" },
+  "/run/docker.sock": { kind: "socket" },
+  "/dev": { kind: "dir" },
+  "/dev/shm": { kind: "dir" },
+  "/var": { kind: "dir" },
+  "/var/run": { kind: "symlink", to: "/run" },
+};
+
+function req(over: Partial<SandboxRequest>): SandboxRequest {
+  return {
+    mode: "read-only",
+    root: "/r",
+    gitDir: "/r/.git",
+    allowlist: [],
+    command: "ls",
+    cwd: "/r",
+    shell: "/bin/bash",
+    tools: { bwrap: "/usr/bin/bwrap", unshare: "/usr/bin/unshare", bash: "/bin/bash" },
+    ...over,
+  };
+}
+
+function plan(over: Partial<SandboxRequest>) {
+  return planSandbox(req(over), fakeProbe(FS));
+}
+
+describe("planSandbox: the sandbox every role gets", () => {
+  it("is read-only, networkless, capability-free, in a new session, with a private /tmp", () => {
+    const p = plan({});
+    expect(p.ok).toBe(true);
+    if (!p.ok) return;
+    expect(p.mechanism).toBe("bwrap");
+    for (const part of [
+      "--ro-bind / /",
+      "--unshare-all",
+      "--unshare-user",
+      "--disable-userns",
+      "--cap-drop ALL",
+      "--new-session",
+      "--die-with-parent",
+      "--dev /dev",
+      "--proc /proc",
+      "--tmpfs /tmp",
+      "--tmpfs /run/user",
+      "--ro-bind /dev/null /run/docker.sock",
+      "--setenv TMPDIR /tmp",
+      "--unsetenv BASH_ENV",
+      "--unsetenv NODE_OPTIONS",
+      "--chdir /r",
+    ]) {
+      expect(p.command).toContain(part);
+    }
+    expect(p.command).not.toContain("--bind /r");
+    // a mask through a symlinked parent is left to its real name
+    expect(p.command).not.toContain("/var/run");
+    expect(p.command.startsWith("/bin/sh -c ")).toBe(true);
+  });
+
+  it("re-binds, read-only, a repository that lies under a masked folder", () => {
+    const fs = { ...FS, "/tmp/r": { kind: "dir" as const }, "/tmp/r/.git": { kind: "dir" as const } };
+    const p = planSandbox(req({ root: "/tmp/r", gitDir: "/tmp/r/.git", cwd: "/tmp/r" }), fakeProbe(fs));
+    expect(p.ok && p.command).toContain(
+      "--tmpfs /tmp --tmpfs /run/user --ro-bind /dev/null /run/docker.sock --ro-bind /tmp/r /tmp/r",
+    );
+    expect(p.ok && p.command).not.toContain("--ro-bind /tmp/r/.git");
+  });
+
+  it("refuses a NUL byte or a relative path instead of planning around it", () => {
+    expect(plan({ command: "ls\u0000x" })).toMatchObject({ ok: false, code: "sandbox.bad-request" });
+    expect(plan({ cwd: "r" })).toMatchObject({ ok: false, code: "sandbox.bad-request" });
+  });
+});
+
+describe("planSandbox: proof runner", () => {
+  it("sees the repository copy-on-write through unshare + overlay, with capabilities dropped inside", () => {
+    const p = plan({ mode: "proof" });
+    expect(p.ok && p.mechanism).toBe("bwrap+overlay");
+    expect(p.ok && p.command).toContain("/usr/bin/unshare --user --map-root-user --mount /bin/sh -c");
+    expect(p.ok && p.command).toContain("--bind /r /r");
+    expect(p.ok && p.command).toContain("--cap-drop ALL");
+    expect(p.ok && p.command).toContain("devrites-cow /dev/shm /r ");
+    expect(p.ok && p.command).not.toMatch(/\brm(dir)?\b|mktemp/);
+  });
+
+  it("falls back to read-only, and says so, without unshare or for a path overlayfs cannot take", () => {
+    const a = plan({ mode: "proof", tools: { bwrap: "/usr/bin/bwrap", bash: "/bin/bash" } });
+    expect(a).toMatchObject({ ok: true, mechanism: "bwrap", notes: [expect.stringContaining("unshare")] });
+    expect(a.ok && a.command).not.toContain("--bind /r /r");
+    const fs = { ...FS, "/r,x": { kind: "dir" as const } };
+    const b = planSandbox(
+      req({ mode: "proof", root: "/r,x", gitDir: "/r,x/.git", cwd: "/r,x" }),
+      fakeProbe(fs),
+    );
+    expect(b).toMatchObject({ ok: true, mechanism: "bwrap", notes: [expect.stringContaining("overlayfs")] });
+  });
+});
+
+describe("planSandbox: wright", () => {
+  it("binds exactly the allowlisted files writable, by their real path", () => {
+    const p = plan({ mode: "wright", allowlist: ["/r/src/a.ts", "/r/src/b.ts"] });
+    expect(p.ok).toBe(true);
+    if (!p.ok) return;
+    const binds = p.command.match(/--bind \S+ \S+/g);
+    // once for the command, once for the start-failure probe
+    const two = ["--bind /r/src/a.ts /r/src/a.ts", "--bind /r/src/b.ts /r/src/b.ts"];
+    expect(binds).toEqual([...two, ...two]);
+  });
+
+  it("binds an in-repository symlink's target", () => {
+    const p = plan({ mode: "wright", allowlist: ["/r/src/in.ts"] });
+    expect(p.ok && p.command).toContain("--bind /r/src/a.ts /r/src/a.ts");
+  });
+
+  it("creates a missing file and its missing folders beforehand, and removes the file when left empty", () => {
+    const p = plan({ mode: "wright", allowlist: ["/r/src/new/deep/x.ts"] });
+    expect(p.ok).toBe(true);
+    if (!p.ok) return;
+    expect(p.command).toContain("mkdir -- /r/src/new 2>/dev/null");
+    expect(p.command).toContain("mkdir -- /r/src/new/deep 2>/dev/null");
+    expect(p.command.indexOf("mkdir -- /r/src/new ")).toBeLessThan(
+      p.command.indexOf("mkdir -- /r/src/new/deep "),
+    );
+    // nothing in the script removes a folder (Claude Code asks before any rewritten script that does)
+    expect(p.command).not.toMatch(/\brm(dir)?\b/);
+    expect(p.command).toContain("--bind /r/src/new/deep/x.ts /r/src/new/deep/x.ts");
+    expect(p.command).toContain("unlink -- /r/src/new/deep/x.ts");
+  });
+
+  const refused: [string, RegExp][] = [
+    ["/r/.git/hooks/pre-commit", /\.git/],
+    ["/r/sub/.git/config", /\.git/],
+    ["/r/.devrites/state.json", /\.devrites/],
+    ["/r/node_modules/.bin/vitest", /node_modules/],
+    ["/r/packages/x/node_modules/y/index.js", /node_modules/],
+    ["/r/.claude/settings.json", /\.claude/],
+    ["/r/.codex/config.toml", /\.codex/],
+    ["/r/.husky/pre-commit", /\.husky/],
+    ["/r/.envrc", /\.envrc/],
+    ["/r/.mcp.json", /\.mcp\.json/],
+    ["/r/src/out.ts", /outside the repository/],
+    ["/r/src/hook.ts", /outside the repository's work tree/],
+    ["/r/src/dangling.ts", /dangling/],
+    ["/r/src/hard.ts", /2 hard links/],
+    ["/r/src/dir", /not a regular file/],
+    ["/r/linkdir/new.ts", /not a plain folder/],
+    ["/r/outdir/new.ts", /not a plain folder/],
+    ["/etc/passwd", /outside the repository/],
+    ["/r", /outside the repository/],
+  ];
+  for (const [path, why] of refused) {
+    it(`refuses the allowlist entry ${path}`, () => {
+      expect(plan({ mode: "wright", allowlist: [path] })).toMatchObject({
+        ok: false,
+        code: "sandbox.unsafe-allowlist",
+        path,
+        why: expect.stringMatching(why),
+      });
+    });
+  }
+});
+
+describe("executedLater", () => {
+  it("matches the listed paths", () => {
+    expect(executedLater(".git/hooks/x")).toMatch(/git/);
+    expect(executedLater("a/node_modules/.bin/x")).toMatch(/node_modules/);
+    expect(executedLater(".claude/settings.json")).toMatch(/Claude/);
+    expect(executedLater(".npmrc")).toMatch(/npm/);
+  });
+
+  it("lets near misses through", () => {
+    for (const p of [
+      ".gitignore",
+      ".github/workflows/ci.yml",
+      "docs/node_modules.md",
+      "pack/.claude/agents/x.md",
+      ".claude-notes/x",
+      "sub/.envrc.example",
+      "src/.npmrc.ts",
+      "src/a.ts",
+    ]) {
+      expect(executedLater(p), p).toBeUndefined();
+    }
+  });
+});
