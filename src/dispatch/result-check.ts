@@ -11,23 +11,16 @@
 import { dirname, join, relative, resolve, sep } from "node:path";
 import { describePaths, snapshotTree, type TreeSnapshot } from "../baseline/index.js";
 import { type Diagnostic, ExitCode, error } from "../core/diagnostics.js";
-import { parseJsonText, parsePacket } from "../envelope/parse.js";
+import { decodeUtf8Strict, parseJsonBytes, parsePacket } from "../envelope/parse.js";
 import type { AgentPacket } from "../envelope/types.js";
-import {
-  appendEvent,
-  PendingSyncs,
-  readJsonLines,
-  readState,
-  workspacePaths,
-  writeState,
-} from "../run/workspace.js";
-import type { RunEvent } from "../run/workspace-types.js";
+import { readLedgerStrict } from "../run/ledger.js";
+import { appendEvent, PendingSyncs, readState, workspacePaths, writeState } from "../run/workspace.js";
 import { checkAllowlist, checkRepoPath } from "../scope/index.js";
 import { type BaselineRead, packetTouchedPaths, verifyBaselineRecord } from "../validate/baseline-record.js";
 import { type CheckReport, evaluateResult } from "../validate/check.js";
 import { diag } from "../validate/codes.js";
-import { codesOf, exitCodeOf, type Verdict } from "../validate/verdict.js";
-import { readInput } from "./fs-read.js";
+import { codesOf, exitCodeOf, type Verdict, verdictOf } from "../validate/verdict.js";
+import { readInputBytes } from "./fs-read.js";
 import { type GuardStrength, guardStrength } from "./guard-strength.js";
 import { isRunId } from "./ids.js";
 import { rootOfPacket } from "./root.js";
@@ -121,7 +114,8 @@ const MAX_PENDING_SYNCS = 64;
 interface Loaded {
   root: string;
   packet: AgentPacket;
-  resultText: string;
+  /** The stored result's bytes, judged as they are (decoded strictly by the validator). */
+  resultText: Uint8Array;
   resultShown: string;
   baseline: BaselineRead;
 }
@@ -135,27 +129,30 @@ async function load(
   const packetAbs =
     packetArg !== undefined ? resolve(cwd, packetArg) : join(dirname(resultAbs), "packet.json");
 
-  const packetText = readInput(packetAbs, shown(cwd, packetAbs), "the packet file");
-  if (!packetText.ok) return packetText;
-  const packet = loadPacket(packetText.text, shown(cwd, packetAbs));
+  const packetBytes = readInputBytes(packetAbs, shown(cwd, packetAbs), "the packet file");
+  if (!packetBytes.ok) return packetBytes;
+  const packet = loadPacket(packetBytes.bytes, shown(cwd, packetAbs));
   if (!packet.ok) return { exitCode: ExitCode.Violation, diagnostics: packet.diagnostics };
 
   const found = await rootOfPacket(packetAbs, packet.value.run_id);
   if (!found.ok) return found;
   const root = found.root;
   const resultShown = shownInRoot(root, cwd, resultAbs);
-  const resultText = readInput(resultAbs, resultShown, "the result file");
-  if (!resultText.ok) return resultText;
+  const resultBytes = readInputBytes(resultAbs, resultShown, "the result file");
+  if (!resultBytes.ok) return resultBytes;
 
   const baselineRel = workspacePaths.baseline(packet.value.run_id);
-  const baselineText = readInput(join(root, baselineRel), baselineRel, "the run's baseline.json");
-  const baseline: BaselineRead = baselineText.ok
-    ? verifyBaselineRecord(baselineText.text, packet.value, baselineRel)
-    : {
+  const baselineBytes = readInputBytes(join(root, baselineRel), baselineRel, "the run's baseline.json");
+  const baselineText = baselineBytes.ok ? decodeUtf8Strict(baselineBytes.bytes, baselineRel) : undefined;
+  const baseline: BaselineRead = !baselineBytes.ok
+    ? {
         ok: false,
-        diagnostics: [diag("result.baseline-missing", baselineText.diagnostics[0]!.message, baselineRel)],
-      };
-  return { root, packet: packet.value, resultText: resultText.text, resultShown, baseline };
+        diagnostics: [diag("result.baseline-missing", baselineBytes.diagnostics[0]!.message, baselineRel)],
+      }
+    : !baselineText!.ok
+      ? baselineText!
+      : verifyBaselineRecord(baselineText!.value, packet.value, baselineRel);
+  return { root, packet: packet.value, resultText: resultBytes.bytes, resultShown, baseline };
 }
 
 /** What the validator found for one stored result, before anything is recorded. */
@@ -179,11 +176,13 @@ async function assess(l: Loaded, snapshot: TreeSnapshot, now: Date): Promise<Ass
     allowlistViolations: allow.violations,
     now,
   });
-  const runId = packet.run_id;
-  const events = readJsonLines<RunEvent>(
-    join(root, workspacePaths.events(runId)),
-    workspacePaths.events(runId),
-  );
+  const events = readLedgerStrict(root, packet.run_id);
+  if (events.tampered.length > 0) {
+    // A ledger line devrites never wrote (a repeated key, bytes that are not UTF-8): the run's record cannot
+    // be trusted, so neither can a verdict that reads it.
+    report.diagnostics.push(...events.tampered);
+    report.verdict = verdictOf(report.diagnostics);
+  }
   return { packet, report, guard_strength: guardStrength(events.values) };
 }
 
@@ -244,10 +243,10 @@ async function judge(
 }
 
 function loadPacket(
-  text: string,
+  bytes: Uint8Array,
   path: string,
 ): { ok: true; value: AgentPacket } | { ok: false; diagnostics: Diagnostic[] } {
-  const json = parseJsonText(text, path);
+  const json = parseJsonBytes(bytes, path);
   const parsed = json.ok ? parsePacket(json.value, path) : json;
   if (parsed.ok) return { ok: true, value: parsed.value as AgentPacket };
   return {

@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Diagnostic, error, warning } from "../core/diagnostics.js";
 import { sha256Hex } from "../core/hash.js";
-import { parseJsonText, parsePacket, parseResult } from "../envelope/parse.js";
+import { decodeUtf8Strict, parseJsonBytes, parsePacket, parseResult } from "../envelope/parse.js";
 import type { AgentPacket } from "../envelope/types.js";
 import { listRunDirs, readRunEvents, workspacePaths } from "../run/workspace.js";
 import { verifyBaselineRecord } from "../validate/baseline-record.js";
@@ -22,9 +22,10 @@ export interface RunsReport {
   accepted: number;
 }
 
-function readText(abs: string): string | undefined | Error {
+/** A file's exact bytes (the strict reader decodes them), undefined when absent. */
+function readBytes(abs: string): Buffer | undefined | Error {
   try {
-    return readFileSync(abs, "utf8");
+    return readFileSync(abs);
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === "ENOENT" ? undefined : (e as Error);
   }
@@ -62,11 +63,11 @@ export function checkRuns(root: string, only?: ReadonlySet<string>): RunsReport 
     const resultRel = workspacePaths.result(runId);
 
     let packet: AgentPacket | undefined;
-    const packetText = readText(join(root, packetRel));
+    const packetText = readBytes(join(root, packetRel));
     if (packetText instanceof Error)
       out.push(error("workspace.unreadable", packetText.message, { path: packetRel }));
     else if (packetText !== undefined) {
-      const json = parseJsonText(packetText, packetRel);
+      const json = parseJsonBytes(packetText, packetRel);
       const parsed = json.ok ? parsePacket(json.value, packetRel) : json;
       if (!parsed.ok)
         out.push(
@@ -89,13 +90,13 @@ export function checkRuns(root: string, only?: ReadonlySet<string>): RunsReport 
       else packet = parsed.value;
     }
 
-    const resultText = readText(join(root, resultRel));
+    const resultText = readBytes(join(root, resultRel));
     if (resultText instanceof Error)
       out.push(error("workspace.unreadable", resultText.message, { path: resultRel }));
     else if (resultText !== undefined) {
       // A result the validator already rejected stays as the record of that rejection: reported, not failed.
       const severity = rejected ? warning : error;
-      const json = parseJsonText(resultText, resultRel);
+      const json = parseJsonBytes(resultText, resultRel);
       const parsed = json.ok ? parseResult(json.value, resultRel) : json;
       if (!parsed.ok) {
         out.push(
@@ -149,7 +150,7 @@ export function checkRuns(root: string, only?: ReadonlySet<string>): RunsReport 
           path: resultRel,
         }),
       );
-    else if (typeof resultText === "string" && facts.checkedSha && sha256Hex(resultText) !== facts.checkedSha)
+    else if (resultText instanceof Buffer && facts.checkedSha && sha256Hex(resultText) !== facts.checkedSha)
       out.push(
         error("workspace.accepted-result-changed", "the accepted result is not the bytes that were checked", {
           path: resultRel,
@@ -158,7 +159,7 @@ export function checkRuns(root: string, only?: ReadonlySet<string>): RunsReport 
       );
     if (!packet) continue; // already reported
     const baselineRel = workspacePaths.baseline(runId);
-    const baselineText = readText(join(root, baselineRel));
+    const baselineText = readBytes(join(root, baselineRel));
     if (baselineText === undefined || baselineText instanceof Error) {
       out.push(
         error(
@@ -172,7 +173,8 @@ export function checkRuns(root: string, only?: ReadonlySet<string>): RunsReport 
       );
       continue;
     }
-    const verified = verifyBaselineRecord(baselineText, packet, baselineRel);
+    const decoded = decodeUtf8Strict(baselineText, baselineRel);
+    const verified = decoded.ok ? verifyBaselineRecord(decoded.value, packet, baselineRel) : decoded;
     if (!verified.ok)
       out.push(
         error(
@@ -196,8 +198,9 @@ export function checkActiveRuns(
   root: string,
   paths: readonly string[],
 ): { diagnostics: Diagnostic[]; active: number } | null {
-  const text = readText(join(root, workspacePaths.state));
-  if (typeof text !== "string") return null;
+  const bytes = readBytes(join(root, workspacePaths.state));
+  if (!(bytes instanceof Buffer)) return null;
+  const text = bytes.toString("utf8");
   let state: { active_runs?: unknown };
   try {
     state = JSON.parse(text) as { active_runs?: unknown };
@@ -209,8 +212,9 @@ export function checkActiveRuns(
   const out: Diagnostic[] = [];
   for (const run of state.active_runs as { run_id?: unknown }[]) {
     if (typeof run?.run_id !== "string") continue;
-    const packetText = readText(join(root, workspacePaths.packet(run.run_id)));
-    if (typeof packetText !== "string") continue; // validateWorkspace reports a missing run
+    const packetBytes = readBytes(join(root, workspacePaths.packet(run.run_id)));
+    if (!(packetBytes instanceof Buffer)) continue;
+    const packetText = packetBytes.toString("utf8"); // validateWorkspace reports a missing run
     let allow: unknown;
     try {
       allow = (JSON.parse(packetText) as AgentPacket).scope?.allowed_repo_writes;

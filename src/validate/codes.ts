@@ -39,6 +39,25 @@ const SCOPE =
   "stop: preserve the user's work, reconcile only the confirmed leaf-owned delta, then block or redispatch";
 
 export const CODES = {
+  // schema: the strict reader every stored envelope, baseline and ledger line goes through -----------------
+  "envelope.byte-order-mark": {
+    stage: "schema",
+    severity: "error",
+    summary: "the JSON text starts with a byte-order mark (U+FEFF)",
+    hint: "write the JSON as plain UTF-8 with no byte-order mark; nothing is stripped on your behalf",
+  },
+  "envelope.invalid-encoding": {
+    stage: "schema",
+    severity: "error",
+    summary: "the bytes are not valid UTF-8 (or the text holds a lone surrogate)",
+    hint: "write the JSON as UTF-8; invalid bytes are never replaced on your behalf",
+  },
+  "envelope.duplicate-key": {
+    stage: "schema",
+    severity: "error",
+    summary: "one JSON object names the same key twice (JSON.parse would keep the last one silently)",
+    hint: "give each key once; a document that reads two ways is never judged",
+  },
   // identity ---------------------------------------------------------------------------------------------
   "result.run-id-mismatch": {
     stage: "identity",
