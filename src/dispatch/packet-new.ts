@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, lstatSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describePaths, freezeBaseline, manifestDigest } from "../baseline/index.js";
+import { absoluteGitDir, describePaths, freezeBaseline, manifestDigest } from "../baseline/index.js";
 import { writeFileAtomic } from "../core/atomic-write.js";
 import { type Diagnostic, ExitCode, error } from "../core/diagnostics.js";
 import { parsePacket } from "../envelope/parse.js";
@@ -17,6 +17,7 @@ import { appendEvent, readState, workspacePaths, writeState } from "../run/works
 import { checkAllowlist, resolveRepoPath, type ScopeViolation } from "../scope/index.js";
 import { touchedPaths } from "../validate/baseline-record.js";
 import { diag } from "../validate/codes.js";
+import { anchorFor, writeAnchor } from "./anchor.js";
 import { isRunId, newRunId, nextStepNumber, RITE_PATTERN } from "./ids.js";
 import { buildBaselineRecord, buildPacket, isPhase, type PacketEngineFields, PHASES } from "./packet.js";
 import { locateRoot } from "./root.js";
@@ -212,7 +213,23 @@ export async function runPacketNew(opts: PacketNewOptions): Promise<PacketNewOut
 
   const baselinePath = workspacePaths.baseline(runId);
   const packetPath = workspacePaths.packet(runId);
-  writeFileAtomic(join(root, baselinePath), `${JSON.stringify(record, null, 2)}\n`);
+  const baselineBytes = Buffer.from(`${JSON.stringify(record, null, 2)}\n`, "utf8");
+  // The anchor goes where a leaf cannot write (the git folder), before the packet exists: a packet is never
+  // without its baseline and its anchor. Outside git only the ledger event binds the run.
+  const gitDir = frozen.baseline.head === "no-git" ? null : await absoluteGitDir(root);
+  if (frozen.baseline.head !== "no-git" && gitDir === null) {
+    return {
+      exitCode: ExitCode.Violation,
+      diagnostics: [
+        error("input.no-repo", "git cannot name the repository's git folder, so the run cannot be anchored", {
+          hint: "check the repository with git rev-parse --absolute-git-dir",
+        }),
+      ],
+    };
+  }
+  const anchor = anchorFor(packet, baselineBytes);
+  writeFileAtomic(join(root, baselinePath), baselineBytes);
+  if (gitDir !== null) writeAnchor(gitDir, anchor);
   writeFileAtomic(join(root, packetPath), `${JSON.stringify(packet, null, 2)}\n`);
   appendEvent(root, {
     ts: opts.now.toISOString(),
@@ -226,6 +243,8 @@ export async function runPacketNew(opts: PacketNewOptions): Promise<PacketNewOut
       baseline_id: packet.baseline.id,
       allowed_repo_writes: packet.scope.allowed_repo_writes,
       inputs: inputs.paths,
+      packet_sha256: anchor.packet_sha256,
+      baseline_sha256: anchor.baseline_sha256,
     },
   });
   writeState(root, {

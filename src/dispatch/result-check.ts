@@ -9,18 +9,27 @@
  */
 
 import { dirname, join, relative, resolve, sep } from "node:path";
-import { describePaths, snapshotTree, type TreeSnapshot } from "../baseline/index.js";
+import { absoluteGitDir, describePaths, snapshotTree, type TreeSnapshot } from "../baseline/index.js";
 import { type Diagnostic, ExitCode, error } from "../core/diagnostics.js";
+import { sha256Hex } from "../core/hash.js";
 import { decodeUtf8Strict, parseJsonBytes, parsePacket } from "../envelope/parse.js";
 import type { AgentPacket } from "../envelope/types.js";
-import { readLedgerStrict } from "../run/ledger.js";
+import { readLedgerStrict, type StrictLedger } from "../run/ledger.js";
 import { appendEvent, PendingSyncs, readState, workspacePaths, writeState } from "../run/workspace.js";
 import { checkAllowlist, checkRepoPath } from "../scope/index.js";
 import { type BaselineRead, packetTouchedPaths, verifyBaselineRecord } from "../validate/baseline-record.js";
 import { type CheckReport, evaluateResult } from "../validate/check.js";
 import { diag } from "../validate/codes.js";
 import { codesOf, exitCodeOf, type Verdict, verdictOf } from "../validate/verdict.js";
-import { readInputBytes } from "./fs-read.js";
+import {
+  appendAnchoredVerdict,
+  compareWithAnchor,
+  compareWithLedger,
+  type PacketJson,
+  type RunAnchor,
+  readAnchor,
+} from "./anchor.js";
+import { type BytesRead, readInputBytes } from "./fs-read.js";
 import { type GuardStrength, guardStrength } from "./guard-strength.js";
 import { isRunId } from "./ids.js";
 import { rootOfPacket } from "./root.js";
@@ -114,6 +123,11 @@ const MAX_PENDING_SYNCS = 64;
 interface Loaded {
   root: string;
   packet: AgentPacket;
+  /** The run's records compared with its anchor and its ledger's creation event (`anchor.ts`). */
+  binding: Diagnostic[];
+  /** The git folder holding the run's anchor; null outside git. */
+  gitDir: string | null;
+  ledger: StrictLedger;
   /** The stored result's bytes, judged as they are (decoded strictly by the validator). */
   resultText: Uint8Array;
   resultShown: string;
@@ -137,6 +151,7 @@ async function load(
   const found = await rootOfPacket(packetAbs, packet.value.run_id);
   if (!found.ok) return found;
   const root = found.root;
+  const runId = packet.value.run_id;
   const resultShown = shownInRoot(root, cwd, resultAbs);
   const resultBytes = readInputBytes(resultAbs, resultShown, "the result file");
   if (!resultBytes.ok) return resultBytes;
@@ -152,7 +167,69 @@ async function load(
     : !baselineText!.ok
       ? baselineText!
       : verifyBaselineRecord(baselineText!.value, packet.value, baselineRel);
-  return { root, packet: packet.value, resultText: resultBytes.bytes, resultShown, baseline };
+  const gitDir = packet.value.baseline.head === "no-git" ? null : await gitDirOf(root);
+  const ledger = readLedgerStrict(root, runId);
+  const binding = bindingOf(gitDir, packet.value, packet.raw, baselineBytes, ledger);
+  return {
+    root,
+    packet: packet.value,
+    binding,
+    gitDir,
+    ledger,
+    resultText: resultBytes.bytes,
+    resultShown,
+    baseline,
+  };
+}
+
+const gitDirs = new Map<string, Promise<string | null>>();
+/** The git folder of a repository root, asked of git once per root in a process. */
+function gitDirOf(root: string): Promise<string | null> {
+  let d = gitDirs.get(root);
+  if (!d) {
+    d = absoluteGitDir(root);
+    gitDirs.set(root, d);
+  }
+  return d;
+}
+
+/**
+ * The run's records against what `packet new` fixed: the anchor in the git folder (packet fields, the
+ * baseline's bytes) and the ledger's single `packet.created` event (the packet's digest). Outside git there
+ * is no anchor and only the ledger binds.
+ */
+function bindingOf(
+  gitDir: string | null,
+  packet: AgentPacket,
+  raw: PacketJson,
+  baselineBytes: BytesRead,
+  ledger: StrictLedger,
+): Diagnostic[] {
+  const runId = packet.run_id;
+  const paths = {
+    packet: workspacePaths.packet(runId),
+    baseline: workspacePaths.baseline(runId),
+    anchor: `<git-dir>/devrites/anchors/${runId}.json`,
+  };
+  const out: Diagnostic[] = [];
+  let anchor: RunAnchor | undefined;
+  if (packet.baseline.head !== "no-git") {
+    if (gitDir === null)
+      out.push(diag("result.anchor-missing", "git cannot name the repository's git folder", paths.anchor));
+    else {
+      const read = readAnchor(gitDir, runId, paths.anchor);
+      if (read.ok) {
+        anchor = read.anchor;
+        out.push(
+          ...compareWithAnchor(anchor, raw, baselineBytes.ok ? baselineBytes.bytes : undefined, paths),
+        );
+      } else out.push(...read.diagnostics);
+    }
+  }
+  out.push(
+    ...compareWithLedger(ledger.values, ledger.lineNumbers, raw, anchor, workspacePaths.events(runId)),
+  );
+  return out;
 }
 
 /** What the validator found for one stored result, before anything is recorded. */
@@ -176,11 +253,12 @@ async function assess(l: Loaded, snapshot: TreeSnapshot, now: Date): Promise<Ass
     allowlistViolations: allow.violations,
     now,
   });
-  const events = readLedgerStrict(root, packet.run_id);
-  if (events.tampered.length > 0) {
-    // A ledger line devrites never wrote (a repeated key, bytes that are not UTF-8): the run's record cannot
-    // be trusted, so neither can a verdict that reads it.
-    report.diagnostics.push(...events.tampered);
+  const events = l.ledger;
+  // Records rewritten after packet new, and ledger lines devrites never wrote (a repeated key, bytes that are
+  // not UTF-8): the run cannot be trusted, so neither can a verdict that reads it.
+  const untrusted = [...l.binding, ...events.tampered];
+  if (untrusted.length > 0) {
+    report.diagnostics.push(...untrusted);
     report.verdict = verdictOf(report.diagnostics);
   }
   return { packet, report, guard_strength: guardStrength(events.values) };
@@ -206,7 +284,9 @@ export async function assessRun(
     };
   const l = await load(root, workspacePaths.result(runId), undefined);
   if (!("root" in l)) return { ok: false, outcome: l };
-  return { ok: true, assessment: await assess(l, await snapshotTree(l.root), now) };
+  const assessment = await assess(l, await snapshotTree(l.root), now);
+  anchorVerdict(l, assessment.report, now);
+  return { ok: true, assessment };
 }
 
 async function judge(
@@ -218,6 +298,7 @@ async function judge(
   const { root, packet } = l;
   const { report, guard_strength: strength } = await assess(l, snapshot, now);
   const runId = packet.run_id;
+  anchorVerdict(l, report, now, syncs);
   appendEvent(
     root,
     {
@@ -242,13 +323,34 @@ async function judge(
   };
 }
 
+/**
+ * Append the verdict to the run's anchored verdicts (beside the anchor, in the git folder): `validate` holds
+ * the ledger's `result.checked` lines to these. Outside git there is nowhere a leaf cannot write: skipped.
+ */
+function anchorVerdict(l: Loaded, report: CheckReport, now: Date, syncs?: PendingSyncs): void {
+  if (l.gitDir === null) return;
+  appendAnchoredVerdict(
+    l.gitDir,
+    l.packet.run_id,
+    {
+      ts: now.toISOString(),
+      verdict: report.verdict,
+      result_sha256: sha256Hex(l.resultText),
+      codes: codesOf(report.diagnostics),
+      changed_paths: report.changedPaths,
+    },
+    syncs ? { syncLater: syncs } : {},
+  );
+}
+
 function loadPacket(
   bytes: Uint8Array,
   path: string,
-): { ok: true; value: AgentPacket } | { ok: false; diagnostics: Diagnostic[] } {
+): { ok: true; value: AgentPacket; raw: PacketJson } | { ok: false; diagnostics: Diagnostic[] } {
   const json = parseJsonBytes(bytes, path);
   const parsed = json.ok ? parsePacket(json.value, path) : json;
-  if (parsed.ok) return { ok: true, value: parsed.value as AgentPacket };
+  if (parsed.ok && json.ok)
+    return { ok: true, value: parsed.value as AgentPacket, raw: json.value as PacketJson };
   return {
     ok: false,
     diagnostics: [
@@ -257,7 +359,7 @@ function loadPacket(
         "the packet is not a valid agent-packet/v1; no result can be judged against it",
         path,
       ),
-      ...parsed.diagnostics,
+      ...(parsed.ok ? [] : parsed.diagnostics),
     ],
   };
 }

@@ -89,6 +89,31 @@ export const CODES = {
     summary: "the stored baseline.json does not hash to the identity recorded in the packet",
     hint: "the frozen baseline was edited after the packet was written; abandon this run and write a fresh packet",
   },
+  "result.packet-tampered": {
+    stage: "identity",
+    severity: "error",
+    summary: "packet.json is not the packet `packet new` fixed: a field differs from the run's anchor",
+    hint: "packets are written once; abandon this run and write a fresh packet (never edit packet.json)",
+  },
+  "result.anchor-missing": {
+    stage: "identity",
+    severity: "error",
+    summary:
+      "the run has no anchor under the git folder (devrites/anchors/<run-id>.json), so its records cannot be trusted",
+    hint: "the run was not created by this devrites, or its anchor was deleted; write a fresh packet",
+  },
+  "result.anchor-invalid": {
+    stage: "identity",
+    severity: "error",
+    summary: "the run's anchor under the git folder is unreadable, malformed or does not hash to itself",
+    hint: "the git folder was damaged or edited; write a fresh packet",
+  },
+  "result.ledger-mismatch": {
+    stage: "identity",
+    severity: "error",
+    summary: "the run's ledger does not bind this packet: no single packet.created event carrying its digest",
+    hint: "the run's records were rewritten after packet new; abandon this run and write a fresh packet",
+  },
   // status -----------------------------------------------------------------------------------------------
   "result.cannot-verify": {
     stage: "status",
