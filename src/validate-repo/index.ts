@@ -269,7 +269,7 @@ export async function validateRepo(opts: ValidateOptions): Promise<ValidateOutco
       : all;
     const runs =
       touchedRuns?.size || !classes
-        ? checkRuns(root, classes ? touchedRuns : undefined)
+        ? checkRuns(root, classes ? touchedRuns : undefined, where?.gitDir)
         : { diagnostics: [], runs: 0, accepted: 0 };
     const found = [...relevant, ...runs.diagnostics];
     diagnostics.push(...found);

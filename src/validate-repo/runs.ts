@@ -10,10 +10,20 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Diagnostic, error, warning } from "../core/diagnostics.js";
 import { sha256Hex } from "../core/hash.js";
+import {
+  compareWithAnchor,
+  compareWithLedger,
+  type PacketJson,
+  type RunAnchor,
+  readAnchor,
+  readAnchoredVerdicts,
+} from "../dispatch/anchor.js";
 import { decodeUtf8Strict, parseJsonBytes, parsePacket, parseResult } from "../envelope/parse.js";
-import type { AgentPacket } from "../envelope/types.js";
-import { listRunDirs, readRunEvents, workspacePaths } from "../run/workspace.js";
+import type { AgentPacket, AgentResult } from "../envelope/types.js";
+import { readLedgerStrict, type StrictLedger } from "../run/ledger.js";
+import { listRunDirs, workspacePaths } from "../run/workspace.js";
 import { verifyBaselineRecord } from "../validate/baseline-record.js";
+import { ledgerContradictions, rederiveAcceptance } from "./verdicts.js";
 
 export interface RunsReport {
   diagnostics: Diagnostic[];
@@ -31,26 +41,42 @@ function readBytes(abs: string): Buffer | undefined | Error {
   }
 }
 
-/** The last verdict `result check` recorded, and the result bytes it judged (from the last record before it). */
-function ledgerFacts(root: string, runId: string): { verdict?: string; checkedSha?: string } {
-  const events = readRunEvents(root, runId).values;
+interface LedgerFacts {
+  verdict?: string;
+  /** The result bytes the last check judged (from the last record before it). */
+  checkedSha?: string;
+  /** When the last verdict was given. */
+  checkedAt?: string;
+  ledger: StrictLedger;
+}
+
+/** The last verdict `result check` recorded, read strictly (a forged line is an error, not a fact). */
+function ledgerFacts(root: string, runId: string): LedgerFacts {
+  const ledger = readLedgerStrict(root, runId);
   let verdict: string | undefined;
   let recordedSha: string | undefined;
   let checkedSha: string | undefined;
-  for (const ev of events) {
+  let checkedAt: string | undefined;
+  for (const ev of ledger.values) {
     if (typeof ev !== "object" || ev === null) continue;
     const data = (ev.data ?? {}) as Record<string, unknown>;
     if (ev.type === "result.recorded" && typeof data.sha256 === "string") recordedSha = data.sha256;
     if (ev.type === "result.checked" && typeof data.verdict === "string") {
       verdict = data.verdict;
       checkedSha = recordedSha;
+      checkedAt = typeof ev.ts === "string" ? ev.ts : undefined;
     }
   }
-  return { ...(verdict ? { verdict } : {}), ...(checkedSha ? { checkedSha } : {}) };
+  return {
+    ledger,
+    ...(verdict ? { verdict } : {}),
+    ...(checkedSha ? { checkedSha } : {}),
+    ...(checkedAt ? { checkedAt } : {}),
+  };
 }
 
 /** Check the runs `only` names (all runs when undefined). */
-export function checkRuns(root: string, only?: ReadonlySet<string>): RunsReport {
+export function checkRuns(root: string, only?: ReadonlySet<string>, gitDir?: string): RunsReport {
   const out: Diagnostic[] = [];
   let runs = 0;
   let accepted = 0;
@@ -59,6 +85,15 @@ export function checkRuns(root: string, only?: ReadonlySet<string>): RunsReport 
     runs++;
     const facts = ledgerFacts(root, runId);
     const rejected = facts.verdict === "rejected";
+    const eventsRel = workspacePaths.events(runId);
+    out.push(
+      ...facts.ledger.tampered,
+      ...ledgerContradictions(facts.ledger.values, facts.ledger.lineNumbers, eventsRel),
+    );
+    let raw: PacketJson | undefined;
+    let anchor: RunAnchor | undefined;
+    let result: AgentResult | undefined;
+    const runStart = out.length;
     const packetRel = workspacePaths.packet(runId);
     const resultRel = workspacePaths.result(runId);
 
@@ -87,7 +122,29 @@ export function checkRuns(root: string, only?: ReadonlySet<string>): RunsReport 
             },
           ),
         );
-      else packet = parsed.value;
+      else {
+        packet = parsed.value;
+        raw = (json.ok ? json.value : {}) as PacketJson;
+      }
+    }
+    if (packet && raw) {
+      // What packet new fixed: the anchor in the git folder (when there is one) and the ledger's creation event.
+      const anchorShown = `<git-dir>/devrites/anchors/${runId}.json`;
+      if (gitDir !== undefined && packet.baseline.head !== "no-git") {
+        const read = readAnchor(gitDir, runId, anchorShown);
+        if (read.ok) {
+          anchor = read.anchor;
+          out.push(
+            ...compareWithAnchor(anchor, raw, undefined, {
+              packet: packetRel,
+              baseline: workspacePaths.baseline(runId),
+              anchor: anchorShown,
+            }),
+          );
+        } else if (facts.verdict === "accepted") out.push(...read.diagnostics);
+        else out.push(...read.diagnostics.map((d) => ({ ...d, severity: "warning" as const })));
+      }
+      out.push(...compareWithLedger(facts.ledger.values, facts.ledger.lineNumbers, raw, anchor, eventsRel));
     }
 
     const resultText = readBytes(join(root, resultRel));
@@ -114,6 +171,7 @@ export function checkRuns(root: string, only?: ReadonlySet<string>): RunsReport 
         if (!rejected) out.push(...parsed.diagnostics);
       } else if (packet) {
         const r = parsed.value;
+        result = r;
         if (r.role !== packet.role)
           out.push(
             severity(
@@ -186,8 +244,49 @@ export function checkRuns(root: string, only?: ReadonlySet<string>): RunsReport 
           },
         ),
       );
+    else if (anchor && sha256Hex(baselineText) !== anchor.baseline_sha256)
+      out.push(
+        error(
+          "workspace.accepted-baseline-mismatch",
+          "the accepted result's baseline.json is not the bytes packet new wrote (its anchor says otherwise)",
+          {
+            path: baselineRel,
+            hint: "baseline.json is written once by devrites packet new; restore it from version control",
+          },
+        ),
+      );
+    if (result && resultText instanceof Buffer) {
+      const verdicts =
+        gitDir !== undefined && packet.baseline.head !== "no-git"
+          ? readAnchoredVerdicts(gitDir, runId, `<git-dir>/devrites/anchors/${runId}.verdicts.jsonl`)
+          : undefined;
+      if (verdicts) out.push(...verdicts.diagnostics);
+      out.push(
+        ...rederiveAcceptance({
+          packet,
+          result,
+          resultSha256: sha256Hex(resultText),
+          anchored: verdicts?.verdicts,
+          acceptedAt: facts.checkedAt,
+          paths: { result: resultRel, verdicts: `<git-dir>/devrites/anchors/${runId}.verdicts.jsonl` },
+        }),
+      );
+    }
+    dedupeFrom(out, runStart);
   }
   return { diagnostics: out, runs, accepted };
+}
+
+/** Drop repeats (same code and path) among the diagnostics from `start` on: one finding, one line. */
+function dedupeFrom(out: Diagnostic[], start: number): void {
+  const seen = new Set<string>();
+  const kept = out.slice(start).filter((d) => {
+    const k = `${d.code}\0${d.path ?? ""}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+  out.splice(start, out.length - start, ...kept);
 }
 
 /**
