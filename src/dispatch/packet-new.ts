@@ -7,6 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, lstatSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { git } from "../baseline/_git.js";
 import { absoluteGitDir, describePaths, freezeBaseline, manifestDigest } from "../baseline/index.js";
 import { writeFileAtomic } from "../core/atomic-write.js";
 import { type Diagnostic, ExitCode, error } from "../core/diagnostics.js";
@@ -127,6 +128,7 @@ export async function runPacketNew(opts: PacketNewOptions): Promise<PacketNewOut
 
   const allow = checkAllowlist(root, opts.allow);
   const scopeDiags = allow.violations.map((v) => scopeDiagnostic(v, "--allow"));
+  scopeDiags.push(...(await insideNestedRepos(root, allow.ok)));
   const inputs = checkInputs(root, opts.inputs);
   if (scopeDiags.length > 0 || inputs.diagnostics.length > 0) {
     const missing = inputs.diagnostics.some((d) => d.code === "input.missing");
@@ -281,10 +283,10 @@ export async function runPacketNew(opts: PacketNewOptions): Promise<PacketNewOut
  */
 async function freezeConsistently(root: string, touched: string[]) {
   for (let attempt = 0; attempt < 3; attempt++) {
-    const { baseline, snapshot } = await freezeBaseline(root, touched);
+    const { baseline, dirty } = await freezeBaseline(root, touched);
     const described = await describePaths(root, touched);
     if (manifestDigest(described) === baseline.touched_sha256) {
-      return { baseline, dirty: snapshot.entries, touched: described };
+      return { baseline, dirty, touched: described };
     }
   }
   return undefined;
@@ -336,6 +338,54 @@ function checkInputs(root: string, given: readonly string[]): { paths: string[];
     }
   }
   return { paths, diagnostics };
+}
+
+/**
+ * Allowlist entries inside a submodule or a nested repository are refused (`scope.submodule`): the file
+ * belongs to another repository, whose index, HEAD and history this run's baseline records only as one
+ * digest, so a write there could never be told apart from any other change inside it (docs/tree-check.md).
+ * Found by a `.git` at any folder above the path, or a gitlink (mode 160000) in the index there (an
+ * uninitialised submodule).
+ */
+async function insideNestedRepos(root: string, allow: readonly string[]): Promise<Diagnostic[]> {
+  const prefixes = new Map<string, string[]>();
+  for (const p of allow) {
+    const parts = p.split("/");
+    for (let i = 1; i < parts.length; i++) {
+      const d = parts.slice(0, i).join("/");
+      prefixes.set(d, [...(prefixes.get(d) ?? []), p]);
+    }
+  }
+  if (prefixes.size === 0) return [];
+  const nested = new Set<string>();
+  for (const d of prefixes.keys()) if (existsSync(join(root, d, ".git"))) nested.add(d);
+  const listed = await git(root, [
+    "ls-files",
+    "-s",
+    "-z",
+    "--",
+    ...[...prefixes.keys()].map((d) => `:(literal)${d}`),
+  ]);
+  if (listed.exitCode === 0)
+    for (const rec of listed.stdout.toString("utf8").split("\0")) {
+      const tab = rec.indexOf("\t");
+      if (rec.startsWith("160000 ") && tab > 0 && prefixes.has(rec.slice(tab + 1)))
+        nested.add(rec.slice(tab + 1));
+    }
+  const out: Diagnostic[] = [];
+  const reported = new Set<string>();
+  for (const d of [...nested].sort())
+    for (const p of prefixes.get(d) ?? []) {
+      if (reported.has(p)) continue;
+      reported.add(p);
+      out.push(
+        error("scope.submodule", `--allow: ${p} is inside ${d}, a submodule or nested repository`, {
+          path: p,
+          hint: `a leaf writes only this repository's files; dispatch the change inside ${d} from its own repository`,
+        }),
+      );
+    }
+  return out;
 }
 
 function scopeDiagnostic(v: ScopeViolation, option: string): Diagnostic {

@@ -8,8 +8,15 @@
  * judged against the same instant.
  */
 
+import { lstatSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
-import { absoluteGitDir, describePaths, snapshotTree, type TreeSnapshot } from "../baseline/index.js";
+import {
+  absoluteGitDir,
+  describePaths,
+  entriesFor,
+  snapshotTree,
+  type TreeSnapshot,
+} from "../baseline/index.js";
 import { type Diagnostic, ExitCode, error } from "../core/diagnostics.js";
 import { sha256Hex } from "../core/hash.js";
 import { decodeUtf8Strict, parseJsonBytes, parsePacket } from "../envelope/parse.js";
@@ -249,7 +256,12 @@ async function assess(l: Loaded, snapshot: TreeSnapshot, now: Date): Promise<Ass
     resultPath: l.resultShown,
     packet,
     baseline: l.baseline,
-    current: { head: snapshot.head, entries: snapshot.entries, touched },
+    current: {
+      head: snapshot.head,
+      entries: entriesFor(snapshot, packetTouchedPaths(packet)),
+      touched,
+      hardLinked: hardLinked(root, allow.ok),
+    },
     allowlistViolations: allow.violations,
     now,
   });
@@ -362,6 +374,20 @@ function loadPacket(
       ...(parsed.ok ? [] : parsed.diagnostics),
     ],
   };
+}
+
+/** Allowlisted paths that are regular files with more than one link (read without following a symlink). */
+function hardLinked(root: string, allowed: readonly string[]): { path: string; nlink: number }[] {
+  const out: { path: string; nlink: number }[] = [];
+  for (const p of allowed) {
+    try {
+      const st = lstatSync(join(root, p));
+      if (st.isFile() && st.nlink > 1) out.push({ path: p, nlink: st.nlink });
+    } catch {
+      // absent: nothing linked
+    }
+  }
+  return out;
 }
 
 /**

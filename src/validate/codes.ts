@@ -223,6 +223,12 @@ export const CODES = {
     hint: SCOPE,
   },
   // tree -------------------------------------------------------------------------------------------------
+  "result.hard-link": {
+    stage: "tree",
+    severity: "error",
+    summary: "an allowlisted file has more than one hard link: writing it writes another path too",
+    hint: SCOPE,
+  },
   "result.head-moved": {
     stage: "tree",
     severity: "error",
