@@ -18,8 +18,10 @@
  *   and the write).
  */
 
-import { type BigIntStats, lstatSync, readdirSync, readFileSync, readlinkSync, type Stats } from "node:fs";
+import { isUtf8 } from "node:buffer";
+import { lstatSync, readdirSync, readFileSync, readlinkSync, type Stats } from "node:fs";
 import { join } from "node:path";
+import { execa } from "execa";
 import { sha256Hex } from "../core/hash.js";
 import { gitOk } from "./_git.js";
 import { joinRaw, pathFromBytes } from "./_paths.js";
@@ -38,19 +40,26 @@ export interface IgnoredTree {
   lines: string[];
   /** Repository-relative paths of the files it holds (to leave out the touched ones). */
   files: string[];
+  /** The signature's digest with nothing left out, once computed. */
+  digest?: string;
 }
 
-function statLine(rel: string, abs: Buffer | string): string | null {
-  let st: BigIntStats;
+function statLine(rel: string, abs: Buffer | string): { line: string; dir: boolean } | null {
+  let st: Stats;
   try {
-    st = lstatSync(abs, { bigint: true });
+    st = lstatSync(abs);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR") return null;
     throw e;
   }
-  const type = st.isDirectory() ? "d" : st.isSymbolicLink() ? "l" : st.isFile() ? "f" : "o";
-  return [rel, type, st.size, st.mtimeNs, st.ctimeNs, st.ino, st.mode, st.nlink].join("\u0000");
+  const dir = st.isDirectory();
+  const type = dir ? "d" : st.isSymbolicLink() ? "l" : st.isFile() ? "f" : "o";
+  // Times in ms with their fraction (sub-microsecond resolution), the permission bits in octal as find prints.
+  return {
+    line: `${rel}\u0000${type} ${st.size} ${st.mtimeMs} ${st.ctimeMs} ${st.ino} ${(st.mode & 0o7777).toString(8)} ${st.nlink}`,
+    dir,
+  };
 }
 
 /** Walk one ignored path (without following links) into its signature. */
@@ -62,14 +71,14 @@ export function ignoredTree(root: string, raw: Buffer, dir: boolean): IgnoredTre
     const rel = stack.pop()!;
     const relPath = pathFromBytes(rel);
     const abs = joinRaw(root, rel);
-    const line = statLine(relPath, abs);
-    if (line === null) continue;
-    tree.lines.push(line);
+    const stat = statLine(relPath, abs);
+    if (stat === null) continue;
+    tree.lines.push(stat.line);
     if (tree.lines.length > IGNORED_MAX_ENTRIES)
       throw new Error(
         `the ignored path ${top} holds more than ${IGNORED_MAX_ENTRIES} entries; devrites cannot fingerprint it`,
       );
-    if (line.split("\u0000")[1] !== "d") {
+    if (!stat.dir) {
       tree.files.push(relPath);
       continue;
     }
@@ -93,11 +102,13 @@ export function ignoredTree(root: string, raw: Buffer, dir: boolean): IgnoredTre
  */
 export function ignoredEntries(trees: readonly IgnoredTree[], exclude: ReadonlySet<string>): ManifestEntry[] {
   return trees.map((t) => {
-    const lines =
-      exclude.size === 0 || !t.files.some((f) => exclude.has(f))
-        ? t.lines
-        : t.lines.filter((l) => !exclude.has(l.slice(0, l.indexOf("\u0000"))));
-    return { path: t.path, type: "file", exec: false, sha256: sha256Hex(lines.join("\n")) };
+    const excluded = exclude.size > 0 && t.files.some((f) => exclude.has(f));
+    // The signature without exclusions is the same for every packet: hashed once per snapshot.
+    if (!excluded) t.digest ??= sha256Hex(t.lines.join("\n"));
+    const sha256 = excluded
+      ? sha256Hex(t.lines.filter((l) => !exclude.has(l.slice(0, l.indexOf("\u0000")))).join("\n"))
+      : t.digest!;
+    return { path: t.path, type: "file", exec: false, sha256 };
   });
 }
 
@@ -217,4 +228,103 @@ function fileEntry(path: string, abs: string): ManifestEntry | null {
 
 function readlinkBytes(abs: string): Buffer {
   return readlinkSync(abs, { encoding: "buffer" });
+}
+
+let findWorks: boolean | undefined;
+
+/**
+ * Every ignored path's signature, in one `find -printf` child process when GNU find is there (it runs beside
+ * the hashing of dirty files, on another core, and is several times faster than walking in Node), else by
+ * `ignoredTree`. One method per process, so two snapshots always compare like with like; a `find` that fails
+ * once it is known to work (a file vanished mid-walk) fails the snapshot: the tree is changing.
+ */
+export async function ignoredTrees(
+  root: string,
+  listed: readonly { raw: Buffer; dir: boolean }[],
+): Promise<IgnoredTree[]> {
+  if (listed.length === 0) return [];
+  if (findWorks === undefined) {
+    const probe = await execa("find", [".", "-maxdepth", "0", "-printf", "%y"], { cwd: root, reject: false });
+    findWorks = process.platform === "linux" && probe.exitCode === 0 && probe.stdout === "d";
+  }
+  if (!findWorks) return listed.map((l) => ignoredTree(root, l.raw, l.dir));
+  const args = listed.map((l) => Buffer.concat([Buffer.from("./"), l.raw]).toString("latin1"));
+  const r = await execa("find", [...args, "-printf", "%p\\0%y %s %T@ %C@ %i %m %n\\0"], {
+    cwd: root,
+    reject: false,
+    encoding: "buffer",
+    stripFinalNewline: false,
+    maxBuffer: 1024 * 1024 * 1024,
+    env: { ...process.env, LC_ALL: "C" },
+  });
+  if (r.exitCode !== 0)
+    throw new Error(
+      `find could not walk the ignored paths (${Buffer.from(r.stderr ?? "")
+        .toString()
+        .trim()})`,
+    );
+  const out = Buffer.from(r.stdout ?? new Uint8Array());
+  const trees: IgnoredTree[] = listed.map((l) => {
+    const top = pathFromBytes(l.raw);
+    return { path: l.dir ? `${top}/` : top, raw: l.raw, dir: l.dir, lines: [], files: [] };
+  });
+  if (isUtf8(out) && listed.every((l) => isUtf8(l.raw))) {
+    // The common case, without a Buffer per record: every name is UTF-8, so strings compare as bytes do.
+    const parts = out.toString("utf8").split("\u0000");
+    if (parts.length % 2 !== 1 || parts[parts.length - 1] !== "") throw new Error("find output is truncated");
+    let t = 0;
+    for (let i = 0; i + 1 < parts.length; i += 2) {
+      const rel = parts[i]!.slice(2);
+      const stat = parts[i + 1]!;
+      while (t < trees.length && !withinText(rel, trees[t]!)) t++;
+      const tree = trees[t];
+      if (!tree) throw new Error(`find listed ${rel}, outside the paths it was given`);
+      tree.lines.push(`${rel}\u0000${stat}`);
+      if (stat[0] !== "d") tree.files.push(rel);
+    }
+    for (const tr of trees) {
+      if (tr.lines.length > IGNORED_MAX_ENTRIES)
+        throw new Error(
+          `the ignored path ${tr.path} holds more than ${IGNORED_MAX_ENTRIES} entries; devrites cannot fingerprint it`,
+        );
+      tr.lines.sort();
+    }
+    return trees;
+  }
+  let k = 0;
+  let start = 0;
+  while (start < out.length) {
+    const a = out.indexOf(0, start);
+    const b = a < 0 ? -1 : out.indexOf(0, a + 1);
+    if (a < 0 || b < 0) throw new Error("find output is truncated");
+    const raw = out.subarray(start + 2, a); // without the leading "./"
+    const stat = out.subarray(a + 1, b).toString("latin1");
+    start = b + 1;
+    while (k < trees.length && !within(raw, trees[k]!.raw)) k++;
+    const tree = trees[k];
+    if (!tree) throw new Error(`find listed ${pathFromBytes(raw)}, outside the paths it was given`);
+    const rel = pathFromBytes(raw);
+    tree.lines.push(`${rel}\u0000${stat}`);
+    if (tree.lines.length > IGNORED_MAX_ENTRIES)
+      throw new Error(
+        `the ignored path ${tree.path} holds more than ${IGNORED_MAX_ENTRIES} entries; devrites cannot fingerprint it`,
+      );
+    if (stat[0] !== "d") tree.files.push(rel);
+  }
+  for (const t of trees) t.lines.sort();
+  return trees;
+}
+
+function withinText(rel: string, tree: IgnoredTree): boolean {
+  const top = tree.dir ? tree.path.slice(0, -1) : tree.path;
+  return (
+    rel === top || (rel.length > top.length && rel.charCodeAt(top.length) === 0x2f && rel.startsWith(top))
+  );
+}
+
+function within(raw: Buffer, top: Buffer): boolean {
+  return (
+    raw.equals(top) ||
+    (raw.length > top.length && raw[top.length] === 0x2f && raw.subarray(0, top.length).equals(top))
+  );
 }

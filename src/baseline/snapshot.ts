@@ -4,7 +4,7 @@ import { resolve } from "node:path";
 import { sha256Hex } from "../core/hash.js";
 import { checkRepoPath } from "../scope/index.js";
 import { type Described, describeRaw, submoduleEntry } from "./_describe.js";
-import { gitStateEntries, ignoredEntries, ignoredTree, indexEntry, workspaceEntries } from "./_extra.js";
+import { gitStateEntries, ignoredEntries, ignoredTrees, indexEntry, workspaceEntries } from "./_extra.js";
 import { git, gitOk, revParseHead } from "./_git.js";
 import { isWorkspacePath, joinRaw, pathFromBytes, pathToBytes, sortByPathBytes } from "./_paths.js";
 import { mapLimit } from "./_pool.js";
@@ -64,6 +64,12 @@ export async function snapshotTree(root: string, depth = 0): Promise<TreeSnapsho
     ...listedPaths.map((s) => ({ raw: s.raw, repoLike: s.repoLike, onlyIfPresent: false })),
     ...hidden.map((h) => ({ raw: h.raw, repoLike: false, onlyIfPresent: h.skipWorktree })),
   ];
+  // The ignored paths are walked (in a child process where possible) while the dirty files are hashed.
+  const ignoredWalk = ignoredTrees(
+    root,
+    parsed.filter((s) => s.ignored).map((s) => ({ raw: s.raw, dir: s.repoLike })),
+  );
+  ignoredWalk.catch(() => {}); // awaited below
   const snapshot = await build(head, root, dedupe(candidates.filter((c) => !isWorkspacePath(c.raw))), depth);
   const extra = [
     ...(await gitStateEntries(root, gitDir, commonDir, listed)),
@@ -71,7 +77,7 @@ export async function snapshotTree(root: string, depth = 0): Promise<TreeSnapsho
     ...workspaceEntries(root),
   ];
   snapshot.entries = sortByPathBytes([...snapshot.entries, ...extra]);
-  snapshot.ignored = parsed.filter((s) => s.ignored).map((s) => ignoredTree(root, s.raw, s.repoLike));
+  snapshot.ignored = await ignoredWalk;
   return snapshot;
 }
 
