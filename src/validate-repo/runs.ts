@@ -130,21 +130,29 @@ export function checkRuns(root: string, only?: ReadonlySet<string>, gitDir?: str
     if (packet && raw) {
       // What packet new fixed: the anchor in the git folder (when there is one) and the ledger's creation event.
       const anchorShown = `<git-dir>/devrites/anchors/${runId}.json`;
+      // Errors for an accepted run; for any other run warnings (its result check rejects it anyway).
+      const binding: Diagnostic[] = [];
       if (gitDir !== undefined && packet.baseline.head !== "no-git") {
         const read = readAnchor(gitDir, runId, anchorShown);
         if (read.ok) {
           anchor = read.anchor;
-          out.push(
+          binding.push(
             ...compareWithAnchor(anchor, raw, undefined, {
               packet: packetRel,
               baseline: workspacePaths.baseline(runId),
               anchor: anchorShown,
             }),
           );
-        } else if (facts.verdict === "accepted") out.push(...read.diagnostics);
-        else out.push(...read.diagnostics.map((d) => ({ ...d, severity: "warning" as const })));
+        } else binding.push(...read.diagnostics);
       }
-      out.push(...compareWithLedger(facts.ledger.values, facts.ledger.lineNumbers, raw, anchor, eventsRel));
+      binding.push(
+        ...compareWithLedger(facts.ledger.values, facts.ledger.lineNumbers, raw, anchor, eventsRel),
+      );
+      out.push(
+        ...(facts.verdict === "accepted"
+          ? binding
+          : binding.map((d) => ({ ...d, severity: "warning" as const }))),
+      );
     }
 
     const resultText = readBytes(join(root, resultRel));
