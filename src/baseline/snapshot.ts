@@ -87,10 +87,23 @@ export async function snapshotTree(root: string, depth = 0): Promise<TreeSnapsho
  * them exactly, so an allowlisted ignored file does not make its whole folder a change).
  */
 export function entriesFor(snapshot: TreeSnapshot, touched: readonly string[]): ManifestEntry[] {
-  if (!snapshot.ignored || snapshot.ignored.length === 0) return snapshot.entries;
-  const ignored = ignoredEntries(snapshot.ignored, new Set(touched));
-  return sortByPathBytes([...snapshot.entries, ...ignored]);
+  const trees = snapshot.ignored;
+  if (!trees || trees.length === 0) return snapshot.entries;
+  const exclude = new Set(touched);
+  const excluded = exclude.size > 0 && trees.some((t) => t.files.some((f) => exclude.has(f)));
+  // Most packets touch no ignored file: their manifest is the same list, merged and sorted once.
+  if (!excluded) {
+    let merged = mergedWithIgnored.get(snapshot);
+    if (!merged) {
+      merged = sortByPathBytes([...snapshot.entries, ...ignoredEntries(trees, new Set())]);
+      mergedWithIgnored.set(snapshot, merged);
+    }
+    return merged;
+  }
+  return sortByPathBytes([...snapshot.entries, ...ignoredEntries(trees, exclude)]);
 }
+
+const mergedWithIgnored = new WeakMap<TreeSnapshot, ManifestEntry[]>();
 
 /**
  * The current state of exactly these repository paths (missing ones included), deduplicated and sorted by
