@@ -205,7 +205,9 @@ export async function run(): Promise<Row[]> {
     row("end to end: baseline + one check", cycle, "ms", { target: "≤ 1500", ok: cycle <= 1500 });
     if (accepted !== RESULTS) {
       const bad = checks.value.find((o) => o.data?.verdict !== "accepted");
-      row("first non-accepted codes", 0, "", { note: JSON.stringify(bad?.diagnostics.map((d) => d.code)) });
+      row("first non-accepted codes", 0, "", {
+        note: JSON.stringify(bad?.diagnostics.slice(0, 5).map((d) => [d.code, d.path])),
+      });
     }
     return rows;
   } finally {
