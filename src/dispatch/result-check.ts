@@ -36,7 +36,7 @@ import {
   type RunAnchor,
   readAnchor,
 } from "./anchor.js";
-import { type BytesRead, readInputBytes } from "./fs-read.js";
+import { readInputBytes } from "./fs-read.js";
 import { type GuardStrength, guardStrength } from "./guard-strength.js";
 import { isRunId } from "./ids.js";
 import { rootOfPacket } from "./root.js";
@@ -176,7 +176,7 @@ async function load(
       : verifyBaselineRecord(baselineText!.value, packet.value, baselineRel);
   const gitDir = packet.value.baseline.head === "no-git" ? null : await gitDirOf(root);
   const ledger = readLedgerStrict(root, runId);
-  const binding = bindingOf(gitDir, packet.value, packet.raw, baselineBytes, ledger);
+  const binding = bindingOf(gitDir, packet.value, packet.raw, ledger);
   return {
     root,
     packet: packet.value,
@@ -209,7 +209,6 @@ function bindingOf(
   gitDir: string | null,
   packet: AgentPacket,
   raw: PacketJson,
-  baselineBytes: BytesRead,
   ledger: StrictLedger,
 ): Diagnostic[] {
   const runId = packet.run_id;
@@ -227,9 +226,9 @@ function bindingOf(
       const read = readAnchor(gitDir, runId, paths.anchor);
       if (read.ok) {
         anchor = read.anchor;
-        out.push(
-          ...compareWithAnchor(anchor, raw, baselineBytes.ok ? baselineBytes.bytes : undefined, paths),
-        );
+        // The baseline's bytes are not hashed again here: its manifests are recomputed against the packet's
+        // digests, and the packet is the anchored one, so an edited baseline cannot pass either way.
+        out.push(...compareWithAnchor(anchor, raw, undefined, paths));
       } else out.push(...read.diagnostics);
     }
   }

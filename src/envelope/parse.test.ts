@@ -220,6 +220,25 @@ describe("decodeUtf8Strict / parseJsonBytes", () => {
     }
   });
 
+  it("the fast path (isUtf8) and the fatal TextDecoder agree on every byte string", () => {
+    const fatal = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 24 }), (b) => {
+        let reference = true;
+        try {
+          fatal.decode(b);
+        } catch {
+          reference = false;
+        }
+        const bom = b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf;
+        const d = decodeUtf8Strict(b);
+        expect(d.ok).toBe(reference && !bom);
+        if (d.ok) expect(Buffer.from(d.value, "utf8").equals(Buffer.from(b))).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
   it("refuses a UTF-8 byte-order mark with its own code", () => {
     expect(only(parseJsonBytes(bytes(0xef, 0xbb, 0xbf, 0x7b, 0x7d), "f.json")).code).toBe(
       "envelope.byte-order-mark",

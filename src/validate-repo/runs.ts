@@ -252,17 +252,6 @@ export function checkRuns(root: string, only?: ReadonlySet<string>, gitDir?: str
           },
         ),
       );
-    else if (anchor && sha256Hex(baselineText) !== anchor.baseline_sha256)
-      out.push(
-        error(
-          "workspace.accepted-baseline-mismatch",
-          "the accepted result's baseline.json is not the bytes packet new wrote (its anchor says otherwise)",
-          {
-            path: baselineRel,
-            hint: "baseline.json is written once by devrites packet new; restore it from version control",
-          },
-        ),
-      );
     if (result && resultText instanceof Buffer) {
       const verdicts =
         gitDir !== undefined && packet.baseline.head !== "no-git"
