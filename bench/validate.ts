@@ -6,27 +6,23 @@
  * `sha256sum` over the same bytes in the same run (best of five each, the two alternated).
  *
  * The 199 other packets are written directly rather than by 199 `packet new` runs, with what `packet new`
- * leaves behind: `baseline.json`, `packet.json`, the `packet.created` line of the run's ledger and the
- * state entry. (Until the ledger line was written here too, the timed check also paid for creating 199
+ * leaves behind (`_wave.ts`): `baseline.json`, `packet.json`, the run's anchor, the `packet.created` line of
+ * the run's ledger and the state entry. (Until the ledger line was written here too, the timed check also paid for creating 199
  * ledger files, which no real run lacks.) Wall times on a shared machine swing with its load, so the
  * process CPU time of each timed phase and the load average are printed beside them.
  */
 
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os, { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { describePaths } from "../src/baseline/index.js";
 import { sha256File } from "../src/core/hash.js";
-import { buildBaselineRecord, buildPacket } from "../src/dispatch/packet.js";
 import { runPacketNew } from "../src/dispatch/packet-new.js";
 import { runResultCheck, runResultChecks } from "../src/dispatch/result-check.js";
-import { sampleResult } from "../src/envelope/fixtures.js";
-import { ROLES, type RoleName } from "../src/envelope/roles.js";
-import type { AgentPacket } from "../src/envelope/types.js";
-import { appendEvent, readState, workspacePaths, writeState } from "../src/run/workspace.js";
 import type { Row } from "./_types.js";
+import { writeWave } from "./_wave.js";
 
 const FILES = 20_000;
 const DIRS = 200;
@@ -34,13 +30,6 @@ const MODIFIED = 1_800;
 const UNTRACKED = 200;
 const RESULTS = 200;
 const BIG_FILE_MB = 64;
-const READ_ONLY: RoleName[] = [
-  "devrites-evidence-scout",
-  "devrites-plan-drafter",
-  "devrites-proof-runner",
-  "devrites-spec-reviewer",
-  "devrites-code-reviewer",
-];
 
 /** Deterministic filler text of about `bytes` bytes. */
 function filler(seed: number, bytes: number): string {
@@ -187,72 +176,9 @@ export async function run(): Promise<Row[]> {
     }
     row("baseline: packet new (freeze + write)", freeze.ms, "ms", { note: cpuNote(freeze.cpu) });
     const first = freeze.value.data.packet;
-    const record = JSON.parse(readFileSync(join(root, workspacePaths.baseline(first.run_id)), "utf8"));
 
     // ---------------------------------------------------------------- 200 packets and results (setup)
-    const now = new Date();
-    const packets: AgentPacket[] = [first];
-    for (let i = 1; i < RESULTS; i++) {
-      const role = READ_ONLY[i % READ_ONLY.length]!;
-      const runId = first.run_id.replace(/-[0-9a-f]{8}$/, `-${(i + 0x10000000).toString(16)}`);
-      const p = buildPacket(
-        {
-          runId,
-          role,
-          rite: "rite-build",
-          phase: "build",
-          stepNumber: i + 1,
-          objective: "Benchmark.",
-          allow: [],
-          inputs,
-          now,
-        },
-        first.baseline,
-        record.touched,
-      );
-      packets.push(p);
-    }
-    const state = readState(root, now.toISOString());
-    if (!state.ok) throw new Error("state unreadable");
-    for (const p of packets) {
-      mkdirSync(join(root, workspacePaths.runDir(p.run_id)), { recursive: true });
-      if (p !== first) {
-        writeFileSync(
-          join(root, workspacePaths.baseline(p.run_id)),
-          `${JSON.stringify(buildBaselineRecord(p.run_id, record.head, record.dirty, record.touched), null, 2)}\n`,
-        );
-        writeFileSync(join(root, workspacePaths.packet(p.run_id)), `${JSON.stringify(p, null, 2)}\n`);
-        appendEvent(root, {
-          ts: now.toISOString(),
-          run_id: p.run_id,
-          type: "packet.created",
-          data: {
-            role: p.role,
-            rite: p.rite,
-            phase: p.phase,
-            step_id: p.step_id,
-            baseline_id: p.baseline.id,
-            allowed_repo_writes: p.scope.allowed_repo_writes,
-            inputs,
-          },
-        });
-        state.state.active_runs.push({
-          run_id: p.run_id,
-          role: p.role,
-          step_id: p.step_id,
-          packet_path: workspacePaths.packet(p.run_id),
-          created_at: p.created_at,
-        });
-      }
-      const r = sampleResult(ROLES[p.role].payload);
-      r.run_id = p.run_id;
-      r.role = p.role;
-      r.baseline_id = p.baseline.id;
-      r.budget = { files_used: 5, loaded_lines_used: 300, ...p.budgets };
-      r.side_effects = { repo_writes: [], scratch_writes: [] };
-      writeFileSync(join(root, p.result_path), `${JSON.stringify(r, null, 2)}\n`);
-    }
-    writeState(root, state.state);
+    const packets = await writeWave(root, first, RESULTS, inputs);
 
     // ---------------------------------------------------------------- validate all 200, end to end
     const checks = await time(() =>
@@ -279,7 +205,9 @@ export async function run(): Promise<Row[]> {
     row("end to end: baseline + one check", cycle, "ms", { target: "≤ 1500", ok: cycle <= 1500 });
     if (accepted !== RESULTS) {
       const bad = checks.value.find((o) => o.data?.verdict !== "accepted");
-      row("first non-accepted codes", 0, "", { note: JSON.stringify(bad?.diagnostics.map((d) => d.code)) });
+      row("first non-accepted codes", 0, "", {
+        note: JSON.stringify(bad?.diagnostics.slice(0, 5).map((d) => [d.code, d.path])),
+      });
     }
     return rows;
   } finally {

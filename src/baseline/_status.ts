@@ -3,6 +3,10 @@ export interface StatusPath {
   raw: Buffer;
   /** git marked it a submodule (gitlink), or listed an untracked directory (a nested repository). */
   repoLike: boolean;
+  /** Listed as ignored (`!`); a directory when `repoLike` (it ended with `/`). */
+  ignored?: boolean;
+  /** The index's side of a changed record: its modes and object names (`mI hI`, or every stage of a conflict). */
+  index?: string;
 }
 
 /** Fields before the path in each porcelain v2 record type. */
@@ -24,7 +28,11 @@ export function parsePorcelainV2(out: Buffer): StatusPath[] {
     if (kind === "?" || kind === "!") {
       const raw = rec.subarray(2);
       const dir = raw[raw.length - 1] === 0x2f;
-      paths.push({ raw: dir ? raw.subarray(0, raw.length - 1) : raw, repoLike: dir });
+      paths.push({
+        raw: dir ? raw.subarray(0, raw.length - 1) : raw,
+        repoLike: dir,
+        ...(kind === "!" ? { ignored: true } : {}),
+      });
       continue;
     }
     const n = FIELDS_BEFORE_PATH[kind];
@@ -38,7 +46,10 @@ export function parsePorcelainV2(out: Buffer): StatusPath[] {
     // Field 3 is the submodule state: `N...` for a plain path, `S<c><m><u>` for a submodule.
     const repoLike = rec[spaces[1]! + 1] === 0x53;
     const at = spaces[n - 1]!;
-    paths.push({ raw: rec.subarray(at + 1), repoLike });
+    // Tokens after the type: `1`/`2` mI (4) and hI (7); `u` the three stages' modes (3-5) and objects (7-9).
+    const field = (k: number) => rec.subarray(spaces[k - 1]! + 1, spaces[k]!).toString("latin1");
+    const index = kind === "u" ? [3, 4, 5, 7, 8, 9].map(field).join(" ") : `${field(4)} ${field(7)}`;
+    paths.push({ raw: rec.subarray(at + 1), repoLike, index });
     if (kind === "2") {
       const orig = records[++i];
       if (orig === undefined) throw new Error("git status rename record without its original path");

@@ -43,3 +43,15 @@ function dotGitAbove(start: string): string | null {
     if (dirname(dir) === dir) return null;
   }
 }
+
+/**
+ * The absolute git folder of the repository whose top level is `root` (`git rev-parse --absolute-git-dir`;
+ * a linked worktree's own folder), or null outside git.
+ */
+export async function absoluteGitDir(root: string): Promise<string | null> {
+  const r = await git(root, ["rev-parse", "--absolute-git-dir"]);
+  if (r.exitCode !== 0) return null;
+  const out = r.stdout.toString("utf8");
+  const dir = out.endsWith("\n") ? out.slice(0, -1) : out;
+  return dir === "" ? null : dir;
+}

@@ -1,7 +1,7 @@
 import type { Baseline } from "../envelope/types.js";
 import { baselineId, manifestDigest } from "./digest.js";
-import { describePaths, snapshotTree } from "./snapshot.js";
-import type { TreeSnapshot } from "./types.js";
+import { describePaths, entriesFor, snapshotTree } from "./snapshot.js";
+import type { ManifestEntry, TreeSnapshot } from "./types.js";
 
 /**
  * Freeze the candidate: HEAD, the digest of the dirty manifest, and the digest of the touched paths (the
@@ -10,10 +10,11 @@ import type { TreeSnapshot } from "./types.js";
 export async function freezeBaseline(
   root: string,
   touchedPaths: readonly string[],
-): Promise<{ baseline: Baseline; snapshot: TreeSnapshot }> {
+): Promise<{ baseline: Baseline; snapshot: TreeSnapshot; dirty: ManifestEntry[] }> {
   const snapshot = await snapshotTree(root);
-  const dirty_sha256 = manifestDigest(snapshot.entries);
+  const dirty = entriesFor(snapshot, touchedPaths);
+  const dirty_sha256 = manifestDigest(dirty);
   const touched_sha256 = manifestDigest(await describePaths(root, touchedPaths));
   const id = baselineId(snapshot.head, dirty_sha256, touched_sha256);
-  return { baseline: { id, head: snapshot.head, dirty_sha256, touched_sha256 }, snapshot };
+  return { baseline: { id, head: snapshot.head, dirty_sha256, touched_sha256 }, snapshot, dirty };
 }

@@ -16,7 +16,17 @@ import { sha256Hex } from "../core/hash.js";
 import { diffSnapshots } from "./diff.js";
 import { findRepoRoot } from "./find-repo-root.js";
 import { freezeBaseline } from "./freeze.js";
-import { describePaths, snapshotTree } from "./snapshot.js";
+import { describePaths, snapshotTree as snapshotWithGitState } from "./snapshot.js";
+import type { TreeSnapshot } from "./types.js";
+
+/**
+ * The work-tree part of a snapshot: these tests pin what git status and the index flags lead to; the git
+ * folder's state (`.git/…` entries) is pinned in `_extra.test.ts`.
+ */
+async function snapshotTree(root: string): Promise<TreeSnapshot> {
+  const s = await snapshotWithGitState(root);
+  return { ...s, entries: s.entries.filter((e) => !e.path.startsWith(".git/")) };
+}
 
 const temps: string[] = [];
 afterEach(() => {
@@ -159,7 +169,7 @@ describe("snapshotTree in a git repository", () => {
     expect(diffSnapshots(one, await snapshotTree(root))).toHaveLength(1);
   });
 
-  it("records a nested repository by its checked-out commit", async () => {
+  it("records a nested repository by its checked-out commit and its own work tree", async () => {
     const root = repo();
     const nested = join(root, "vendor/lib");
     mkdirSync(nested, { recursive: true });
@@ -169,11 +179,22 @@ describe("snapshotTree in a git repository", () => {
     g(nested, "commit", "-q", "-m", "one");
     const first = await snapshotTree(root);
     expect(first.entries).toEqual([
-      { path: "vendor/lib", type: "submodule", exec: false, sha256: g(nested, "rev-parse", "HEAD").trim() },
+      { path: "vendor/lib", type: "submodule", exec: false, sha256: expect.stringMatching(/^[0-9a-f]{64}$/) },
     ]);
+    expect((await snapshotTree(root)).entries).toEqual(first.entries); // stable
     write(nested, "x", "2");
     g(nested, "commit", "-q", "-am", "two");
-    expect(diffSnapshots(first, await snapshotTree(root)).map((c) => c.path)).toEqual(["vendor/lib"]);
+    const second = await snapshotTree(root);
+    expect(diffSnapshots(first, second).map((c) => c.path)).toEqual(["vendor/lib"]);
+    // already dirty inside, then changed again: still seen (its own dirty manifest is part of the digest)
+    write(nested, "x", "dirty once");
+    const dirty = await snapshotTree(root);
+    write(nested, "x", "dirty twice");
+    expect(diffSnapshots(dirty, await snapshotTree(root)).map((c) => c.path)).toEqual(["vendor/lib"]);
+    // …and so is its git state (a hook planted inside it)
+    const before = await snapshotTree(root);
+    write(nested, ".git/hooks/pre-commit", "#!/bin/sh\n");
+    expect(diffSnapshots(before, await snapshotTree(root)).map((c) => c.path)).toEqual(["vendor/lib"]);
   });
 
   it("refuses a subdirectory of a repository as the root", async () => {
@@ -220,18 +241,37 @@ describe("baseline id sensitivity", () => {
     expect(await idOf(root)).not.toBe(before);
   });
 
-  type Noop = [why: string, mutate: (root: string) => void];
-  const noops: Noop[] = [
+  // Changed (docs/tree-check.md): ignored paths and the index's side of a listed path are in the baseline.
+  const seenNow: Mutation[] = [
     ["an ignored file", (r) => write(r, "debug.log", "x")],
     ["a file in an ignored directory", (r) => write(r, "build/out.js", "x")],
-    ["a new .devrites/ file", (r) => write(r, ".devrites/runs/r/events.jsonl", "{}\n")],
+    ["staging an already dirty file as it is (the index changed)", (r) => g(r, "add", "src/a.ts")],
+    ["a new .devrites/ record other than the CLI's", (r) => write(r, ".devrites/plan.md", "# plan\n")],
+  ];
+  it.each(seenNow)("changes with %s", async (_why, mutate) => {
+    const root = repo();
+    write(root, "src/a.ts", "dirty-A\n");
+    const before = await idOf(root);
+    mutate(root);
+    expect(await idOf(root)).not.toBe(before);
+  });
+
+  type Noop = [why: string, mutate: (root: string) => void];
+  const noops: Noop[] = [
+    ["a new file in a run folder (the CLI's own)", (r) => write(r, ".devrites/runs/r/events.jsonl", "{}\n")],
+    ["the CLI's state and ledgers", (r) => write(r, ".devrites/state.json", "{}\n")],
     ["touching a clean file without changing it", (r) => write(r, "src/b.ts", "b\n")],
-    // Pinned: the manifest records work-tree content, not index content, for paths already dirty.
-    ["staging an already dirty file as it is", (r) => g(r, "add", "src/a.ts")],
+    ["a plain git status (it may refresh the index)", (r) => g(r, "status")],
+    ["reading an ignored file", (r) => execFileSync("cat", [join(r, "debug.log")])],
+    [
+      "a remote-tracking ref moving (a background fetch)",
+      (r) => g(r, "update-ref", "refs/remotes/origin/main", "HEAD"),
+    ],
   ];
   it.each(noops)("does not change with %s", async (_why, mutate) => {
     const root = repo();
     write(root, "src/a.ts", "dirty-A\n");
+    write(root, "debug.log", "ignored\n");
     const before = await idOf(root);
     mutate(root);
     expect(await idOf(root)).toBe(before);

@@ -1,13 +1,20 @@
 import { realpathSync } from "node:fs";
 import { readdir } from "node:fs/promises";
+import { resolve } from "node:path";
+import { sha256Hex } from "../core/hash.js";
 import { checkRepoPath } from "../scope/index.js";
 import { type Described, describeRaw, submoduleEntry } from "./_describe.js";
+import { gitStateEntries, ignoredEntries, ignoredTrees, indexEntry, workspaceEntries } from "./_extra.js";
 import { git, gitOk, revParseHead } from "./_git.js";
 import { isWorkspacePath, joinRaw, pathFromBytes, pathToBytes, sortByPathBytes } from "./_paths.js";
 import { mapLimit } from "./_pool.js";
 import { parseHiddenIndexEntries, parsePorcelainV2 } from "./_status.js";
+import { manifestDigest } from "./digest.js";
 import { findRepoRoot } from "./find-repo-root.js";
 import type { ManifestEntry, TreeSnapshot } from "./types.js";
+
+/** How deep repositories inside repositories are followed. */
+const NESTED_MAX_DEPTH = 4;
 
 /** Files hashed at once: enough to overlap I/O, few enough not to exhaust file descriptors. */
 const CONCURRENCY = 8;
@@ -27,14 +34,15 @@ interface Candidate {
  * `.devrites/` excluded. Only those paths are hashed, so the cost follows the number of dirty files. Outside
  * git every file except `.git/` and the root `.devrites/` is an entry. Sorted by path bytes.
  */
-export async function snapshotTree(root: string): Promise<TreeSnapshot> {
+export async function snapshotTree(root: string, depth = 0): Promise<TreeSnapshot> {
   const repo = await findRepoRoot(root);
   if (!repo.git) return snapshotPlainFolder(repo.root);
   if (realpathSync(repo.root) !== realpathSync(root))
     throw new Error(`snapshotTree needs the repository top level ${repo.root}, got ${root}`);
   const head = await headOf(root);
-  // Both read the index and neither writes it (GIT_OPTIONAL_LOCKS=0), so they run side by side.
-  const [status, listed] = await Promise.all([
+  // All read the index and none writes it (GIT_OPTIONAL_LOCKS=0), so they run side by side. Ignored paths
+  // are listed as git matches them (a matched directory once, not every file in it).
+  const [status, listed, dirs] = await Promise.all([
     gitOk(root, [
       "status",
       "--porcelain=v2",
@@ -42,17 +50,60 @@ export async function snapshotTree(root: string): Promise<TreeSnapshot> {
       "--untracked-files=all",
       "--no-renames",
       "--ignore-submodules=none",
-      "--ignored=no",
+      "--ignored=matching",
     ]),
     gitOk(root, ["ls-files", "-z", "-v"]),
+    gitOk(root, ["rev-parse", "--absolute-git-dir", "--git-common-dir"]),
   ]);
+  const [gitDir = "", common = ""] = dirs.toString("utf8").split("\n");
+  const commonDir = resolve(root, common);
   const hidden = parseHiddenIndexEntries(listed);
+  const parsed = parsePorcelainV2(status).filter((s) => !isWorkspacePath(s.raw));
+  const listedPaths = parsed.filter((s) => !s.ignored);
   const candidates: Candidate[] = [
-    ...parsePorcelainV2(status).map((s) => ({ raw: s.raw, repoLike: s.repoLike, onlyIfPresent: false })),
+    ...listedPaths.map((s) => ({ raw: s.raw, repoLike: s.repoLike, onlyIfPresent: false })),
     ...hidden.map((h) => ({ raw: h.raw, repoLike: false, onlyIfPresent: h.skipWorktree })),
   ];
-  return build(head, root, dedupe(candidates.filter((c) => !isWorkspacePath(c.raw))));
+  // The ignored paths are walked (in a child process where possible) while the dirty files are hashed.
+  const ignoredWalk = ignoredTrees(
+    root,
+    parsed.filter((s) => s.ignored).map((s) => ({ raw: s.raw, dir: s.repoLike })),
+  );
+  ignoredWalk.catch(() => {}); // awaited below
+  const snapshot = await build(head, root, dedupe(candidates.filter((c) => !isWorkspacePath(c.raw))), depth);
+  const extra = [
+    ...(await gitStateEntries(root, gitDir, commonDir, listed)),
+    ...listedPaths.flatMap((s) => (s.index ? [indexEntry(pathFromBytes(s.raw), s.index)] : [])),
+    ...workspaceEntries(root),
+  ];
+  snapshot.entries = sortByPathBytes([...snapshot.entries, ...extra]);
+  snapshot.ignored = await ignoredWalk;
+  return snapshot;
 }
+
+/**
+ * The dirty manifest of a snapshot for one packet: the snapshot's entries and its ignored paths' stat
+ * signatures, with the packet's touched paths left out of those signatures (the touched manifest hashes
+ * them exactly, so an allowlisted ignored file does not make its whole folder a change).
+ */
+export function entriesFor(snapshot: TreeSnapshot, touched: readonly string[]): ManifestEntry[] {
+  const trees = snapshot.ignored;
+  if (!trees || trees.length === 0) return snapshot.entries;
+  const exclude = new Set(touched);
+  const excluded = exclude.size > 0 && trees.some((t) => t.files.some((f) => exclude.has(f)));
+  // Most packets touch no ignored file: their manifest is the same list, merged and sorted once.
+  if (!excluded) {
+    let merged = mergedWithIgnored.get(snapshot);
+    if (!merged) {
+      merged = sortByPathBytes([...snapshot.entries, ...ignoredEntries(trees, new Set())]);
+      mergedWithIgnored.set(snapshot, merged);
+    }
+    return merged;
+  }
+  return sortByPathBytes([...snapshot.entries, ...ignoredEntries(trees, exclude)]);
+}
+
+const mergedWithIgnored = new WeakMap<TreeSnapshot, ManifestEntry[]>();
 
 /**
  * The current state of exactly these repository paths (missing ones included), deduplicated and sorted by
@@ -86,8 +137,8 @@ async function headOf(root: string): Promise<string> {
   throw new Error(`HEAD in ${root} does not name a commit and is not an unborn branch`);
 }
 
-async function build(head: string, root: string, candidates: Candidate[]): Promise<TreeSnapshot> {
-  const described = await mapLimit(candidates, CONCURRENCY, (c) => toEntry(root, c));
+async function build(head: string, root: string, candidates: Candidate[], depth = 0): Promise<TreeSnapshot> {
+  const described = await mapLimit(candidates, CONCURRENCY, (c) => toEntry(root, c, depth));
   const stats = { hashedFiles: 0, hashedBytes: 0 };
   const entries: ManifestEntry[] = [];
   for (const d of described) {
@@ -106,14 +157,25 @@ async function build(head: string, root: string, candidates: Candidate[]): Promi
 async function toEntry(
   root: string,
   c: Candidate,
+  depth = 0,
 ): Promise<{ entry: ManifestEntry; hashed: boolean; hashedBytes: number } | null> {
   const d: Described = await describeRaw(root, c.raw);
   if (d.kind === "entry") {
     if (c.onlyIfPresent && d.entry.type === "missing") return null;
     return d;
   }
-  if (d.kind === "directory" && (d.hasGit || c.repoLike))
-    return { entry: await submoduleEntry(root, c.raw, d.hasGit), hashed: false, hashedBytes: 0 };
+  if (d.kind === "directory" && (d.hasGit || c.repoLike)) {
+    const entry = await submoduleEntry(root, c.raw, d.hasGit);
+    if (d.hasGit) {
+      // Its work tree too: a nested repository or submodule that was already dirty must not hide a change.
+      if (depth >= NESTED_MAX_DEPTH)
+        throw new Error(`${entry.path}: repositories nested deeper than ${NESTED_MAX_DEPTH} levels`);
+      const nested = await snapshotTree(joinRaw(root, c.raw).toString("utf8"), depth + 1);
+      const inner = manifestDigest(entriesFor(nested, []));
+      entry.sha256 = sha256Hex(`${entry.sha256 ?? "none"}\0${nested.head}\0${inner}`);
+    }
+    return { entry, hashed: false, hashedBytes: 0 };
+  }
   // A plain directory or a FIFO/socket/device where a file was: there is no file at this path.
   if (c.onlyIfPresent) return null;
   return {

@@ -22,6 +22,10 @@ export interface TreeSnapshot {
   entries: ManifestEntry[];
   /** Work done, so tests and `bench` can see that cost follows dirty files, not repository size. */
   stats: { hashedFiles: number; hashedBytes: number };
+  /**
+   * Ignored paths' stat signatures (`entriesFor` turns them into entries for one packet). Absent outside git.
+   */
+  ignored?: import("./_extra.js").IgnoredTree[];
 }
 
 /** A path whose dirty record differs between two snapshots. `null` = same as HEAD (not dirty). */

@@ -11,6 +11,8 @@ export interface CommandIo {
   err(text: string): void;
   /** The whole of standard input, for commands that read it (absent when there is none to read). */
   readStdin?(): Promise<string>;
+  /** The same, as the exact bytes received (for commands that must not decode leniently). */
+  readStdinBytes?(): Promise<Uint8Array>;
 }
 
 export interface CommandResult {

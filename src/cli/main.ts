@@ -155,6 +155,12 @@ function emit(io: CommandIo, json: boolean, name: string, r: CommandResult): num
   return r.exitCode;
 }
 
+async function stdinBytes(): Promise<Buffer> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
 /** Process entry point used by bin/devrites.js. */
 export async function main(argv: string[]): Promise<number> {
   return run(argv, {
@@ -162,10 +168,7 @@ export async function main(argv: string[]): Promise<number> {
     env: process.env,
     out: (t) => process.stdout.write(`${t}\n`),
     err: (t) => process.stderr.write(`${t}\n`),
-    readStdin: async () => {
-      const chunks: Buffer[] = [];
-      for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-      return Buffer.concat(chunks).toString("utf8");
-    },
+    readStdin: async () => (await stdinBytes()).toString("utf8"),
+    readStdinBytes: stdinBytes,
   });
 }

@@ -7,7 +7,8 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, lstatSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { describePaths, freezeBaseline, manifestDigest } from "../baseline/index.js";
+import { git } from "../baseline/_git.js";
+import { absoluteGitDir, describePaths, freezeBaseline, manifestDigest } from "../baseline/index.js";
 import { writeFileAtomic } from "../core/atomic-write.js";
 import { type Diagnostic, ExitCode, error } from "../core/diagnostics.js";
 import { parsePacket } from "../envelope/parse.js";
@@ -17,6 +18,7 @@ import { appendEvent, readState, workspacePaths, writeState } from "../run/works
 import { checkAllowlist, resolveRepoPath, type ScopeViolation } from "../scope/index.js";
 import { touchedPaths } from "../validate/baseline-record.js";
 import { diag } from "../validate/codes.js";
+import { anchorFor, writeAnchor } from "./anchor.js";
 import { isRunId, newRunId, nextStepNumber, RITE_PATTERN } from "./ids.js";
 import { buildBaselineRecord, buildPacket, isPhase, type PacketEngineFields, PHASES } from "./packet.js";
 import { locateRoot } from "./root.js";
@@ -126,6 +128,7 @@ export async function runPacketNew(opts: PacketNewOptions): Promise<PacketNewOut
 
   const allow = checkAllowlist(root, opts.allow);
   const scopeDiags = allow.violations.map((v) => scopeDiagnostic(v, "--allow"));
+  scopeDiags.push(...(await insideNestedRepos(root, allow.ok)));
   const inputs = checkInputs(root, opts.inputs);
   if (scopeDiags.length > 0 || inputs.diagnostics.length > 0) {
     const missing = inputs.diagnostics.some((d) => d.code === "input.missing");
@@ -212,7 +215,23 @@ export async function runPacketNew(opts: PacketNewOptions): Promise<PacketNewOut
 
   const baselinePath = workspacePaths.baseline(runId);
   const packetPath = workspacePaths.packet(runId);
-  writeFileAtomic(join(root, baselinePath), `${JSON.stringify(record, null, 2)}\n`);
+  const baselineBytes = Buffer.from(`${JSON.stringify(record, null, 2)}\n`, "utf8");
+  // The anchor goes where a leaf cannot write (the git folder), before the packet exists: a packet is never
+  // without its baseline and its anchor. Outside git only the ledger event binds the run.
+  const gitDir = frozen.baseline.head === "no-git" ? null : await absoluteGitDir(root);
+  if (frozen.baseline.head !== "no-git" && gitDir === null) {
+    return {
+      exitCode: ExitCode.Violation,
+      diagnostics: [
+        error("input.no-repo", "git cannot name the repository's git folder, so the run cannot be anchored", {
+          hint: "check the repository with git rev-parse --absolute-git-dir",
+        }),
+      ],
+    };
+  }
+  const anchor = anchorFor(packet, baselineBytes);
+  writeFileAtomic(join(root, baselinePath), baselineBytes);
+  if (gitDir !== null) writeAnchor(gitDir, anchor);
   writeFileAtomic(join(root, packetPath), `${JSON.stringify(packet, null, 2)}\n`);
   appendEvent(root, {
     ts: opts.now.toISOString(),
@@ -226,6 +245,8 @@ export async function runPacketNew(opts: PacketNewOptions): Promise<PacketNewOut
       baseline_id: packet.baseline.id,
       allowed_repo_writes: packet.scope.allowed_repo_writes,
       inputs: inputs.paths,
+      packet_sha256: anchor.packet_sha256,
+      baseline_sha256: anchor.baseline_sha256,
     },
   });
   writeState(root, {
@@ -262,10 +283,10 @@ export async function runPacketNew(opts: PacketNewOptions): Promise<PacketNewOut
  */
 async function freezeConsistently(root: string, touched: string[]) {
   for (let attempt = 0; attempt < 3; attempt++) {
-    const { baseline, snapshot } = await freezeBaseline(root, touched);
+    const { baseline, dirty } = await freezeBaseline(root, touched);
     const described = await describePaths(root, touched);
     if (manifestDigest(described) === baseline.touched_sha256) {
-      return { baseline, dirty: snapshot.entries, touched: described };
+      return { baseline, dirty, touched: described };
     }
   }
   return undefined;
@@ -317,6 +338,54 @@ function checkInputs(root: string, given: readonly string[]): { paths: string[];
     }
   }
   return { paths, diagnostics };
+}
+
+/**
+ * Allowlist entries inside a submodule or a nested repository are refused (`scope.submodule`): the file
+ * belongs to another repository, whose index, HEAD and history this run's baseline records only as one
+ * digest, so a write there could never be told apart from any other change inside it (docs/tree-check.md).
+ * Found by a `.git` at any folder above the path, or a gitlink (mode 160000) in the index there (an
+ * uninitialised submodule).
+ */
+async function insideNestedRepos(root: string, allow: readonly string[]): Promise<Diagnostic[]> {
+  const prefixes = new Map<string, string[]>();
+  for (const p of allow) {
+    const parts = p.split("/");
+    for (let i = 1; i < parts.length; i++) {
+      const d = parts.slice(0, i).join("/");
+      prefixes.set(d, [...(prefixes.get(d) ?? []), p]);
+    }
+  }
+  if (prefixes.size === 0) return [];
+  const nested = new Set<string>();
+  for (const d of prefixes.keys()) if (existsSync(join(root, d, ".git"))) nested.add(d);
+  const listed = await git(root, [
+    "ls-files",
+    "-s",
+    "-z",
+    "--",
+    ...[...prefixes.keys()].map((d) => `:(literal)${d}`),
+  ]);
+  if (listed.exitCode === 0)
+    for (const rec of listed.stdout.toString("utf8").split("\0")) {
+      const tab = rec.indexOf("\t");
+      if (rec.startsWith("160000 ") && tab > 0 && prefixes.has(rec.slice(tab + 1)))
+        nested.add(rec.slice(tab + 1));
+    }
+  const out: Diagnostic[] = [];
+  const reported = new Set<string>();
+  for (const d of [...nested].sort())
+    for (const p of prefixes.get(d) ?? []) {
+      if (reported.has(p)) continue;
+      reported.add(p);
+      out.push(
+        error("scope.submodule", `--allow: ${p} is inside ${d}, a submodule or nested repository`, {
+          path: p,
+          hint: `a leaf writes only this repository's files; dispatch the change inside ${d} from its own repository`,
+        }),
+      );
+    }
+  return out;
 }
 
 function scopeDiagnostic(v: ScopeViolation, option: string): Diagnostic {

@@ -8,26 +8,35 @@
  * judged against the same instant.
  */
 
+import { lstatSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
-import { describePaths, snapshotTree, type TreeSnapshot } from "../baseline/index.js";
-import { type Diagnostic, ExitCode, error } from "../core/diagnostics.js";
-import { parseJsonText, parsePacket } from "../envelope/parse.js";
-import type { AgentPacket } from "../envelope/types.js";
 import {
-  appendEvent,
-  PendingSyncs,
-  readJsonLines,
-  readState,
-  workspacePaths,
-  writeState,
-} from "../run/workspace.js";
-import type { RunEvent } from "../run/workspace-types.js";
+  absoluteGitDir,
+  describePaths,
+  entriesFor,
+  snapshotTree,
+  type TreeSnapshot,
+} from "../baseline/index.js";
+import { type Diagnostic, ExitCode, error } from "../core/diagnostics.js";
+import { sha256Hex } from "../core/hash.js";
+import { decodeUtf8Strict, parseJsonBytes, parsePacket } from "../envelope/parse.js";
+import type { AgentPacket } from "../envelope/types.js";
+import { readLedgerStrict, type StrictLedger } from "../run/ledger.js";
+import { appendEvent, PendingSyncs, readState, workspacePaths, writeState } from "../run/workspace.js";
 import { checkAllowlist, checkRepoPath } from "../scope/index.js";
 import { type BaselineRead, packetTouchedPaths, verifyBaselineRecord } from "../validate/baseline-record.js";
 import { type CheckReport, evaluateResult } from "../validate/check.js";
 import { diag } from "../validate/codes.js";
-import { codesOf, exitCodeOf, type Verdict } from "../validate/verdict.js";
-import { readInput } from "./fs-read.js";
+import { codesOf, exitCodeOf, type Verdict, verdictOf } from "../validate/verdict.js";
+import {
+  appendAnchoredVerdict,
+  compareWithAnchor,
+  compareWithLedger,
+  type PacketJson,
+  type RunAnchor,
+  readAnchor,
+} from "./anchor.js";
+import { readInputBytes } from "./fs-read.js";
 import { type GuardStrength, guardStrength } from "./guard-strength.js";
 import { isRunId } from "./ids.js";
 import { rootOfPacket } from "./root.js";
@@ -121,7 +130,13 @@ const MAX_PENDING_SYNCS = 64;
 interface Loaded {
   root: string;
   packet: AgentPacket;
-  resultText: string;
+  /** The run's records compared with its anchor and its ledger's creation event (`anchor.ts`). */
+  binding: Diagnostic[];
+  /** The git folder holding the run's anchor; null outside git. */
+  gitDir: string | null;
+  ledger: StrictLedger;
+  /** The stored result's bytes, judged as they are (decoded strictly by the validator). */
+  resultText: Uint8Array;
   resultShown: string;
   baseline: BaselineRead;
 }
@@ -135,27 +150,92 @@ async function load(
   const packetAbs =
     packetArg !== undefined ? resolve(cwd, packetArg) : join(dirname(resultAbs), "packet.json");
 
-  const packetText = readInput(packetAbs, shown(cwd, packetAbs), "the packet file");
-  if (!packetText.ok) return packetText;
-  const packet = loadPacket(packetText.text, shown(cwd, packetAbs));
+  const packetBytes = readInputBytes(packetAbs, shown(cwd, packetAbs), "the packet file");
+  if (!packetBytes.ok) return packetBytes;
+  const packet = loadPacket(packetBytes.bytes, shown(cwd, packetAbs));
   if (!packet.ok) return { exitCode: ExitCode.Violation, diagnostics: packet.diagnostics };
 
   const found = await rootOfPacket(packetAbs, packet.value.run_id);
   if (!found.ok) return found;
   const root = found.root;
+  const runId = packet.value.run_id;
   const resultShown = shownInRoot(root, cwd, resultAbs);
-  const resultText = readInput(resultAbs, resultShown, "the result file");
-  if (!resultText.ok) return resultText;
+  const resultBytes = readInputBytes(resultAbs, resultShown, "the result file");
+  if (!resultBytes.ok) return resultBytes;
 
   const baselineRel = workspacePaths.baseline(packet.value.run_id);
-  const baselineText = readInput(join(root, baselineRel), baselineRel, "the run's baseline.json");
-  const baseline: BaselineRead = baselineText.ok
-    ? verifyBaselineRecord(baselineText.text, packet.value, baselineRel)
-    : {
+  const baselineBytes = readInputBytes(join(root, baselineRel), baselineRel, "the run's baseline.json");
+  const baselineText = baselineBytes.ok ? decodeUtf8Strict(baselineBytes.bytes, baselineRel) : undefined;
+  const baseline: BaselineRead = !baselineBytes.ok
+    ? {
         ok: false,
-        diagnostics: [diag("result.baseline-missing", baselineText.diagnostics[0]!.message, baselineRel)],
-      };
-  return { root, packet: packet.value, resultText: resultText.text, resultShown, baseline };
+        diagnostics: [diag("result.baseline-missing", baselineBytes.diagnostics[0]!.message, baselineRel)],
+      }
+    : !baselineText!.ok
+      ? baselineText!
+      : verifyBaselineRecord(baselineText!.value, packet.value, baselineRel);
+  const gitDir = packet.value.baseline.head === "no-git" ? null : await gitDirOf(root);
+  const ledger = readLedgerStrict(root, runId);
+  const binding = bindingOf(gitDir, packet.value, packet.raw, ledger);
+  return {
+    root,
+    packet: packet.value,
+    binding,
+    gitDir,
+    ledger,
+    resultText: resultBytes.bytes,
+    resultShown,
+    baseline,
+  };
+}
+
+const gitDirs = new Map<string, Promise<string | null>>();
+/** The git folder of a repository root, asked of git once per root in a process. */
+function gitDirOf(root: string): Promise<string | null> {
+  let d = gitDirs.get(root);
+  if (!d) {
+    d = absoluteGitDir(root);
+    gitDirs.set(root, d);
+  }
+  return d;
+}
+
+/**
+ * The run's records against what `packet new` fixed: the anchor in the git folder (packet fields, the
+ * baseline's bytes) and the ledger's single `packet.created` event (the packet's digest). Outside git there
+ * is no anchor and only the ledger binds.
+ */
+function bindingOf(
+  gitDir: string | null,
+  packet: AgentPacket,
+  raw: PacketJson,
+  ledger: StrictLedger,
+): Diagnostic[] {
+  const runId = packet.run_id;
+  const paths = {
+    packet: workspacePaths.packet(runId),
+    baseline: workspacePaths.baseline(runId),
+    anchor: `<git-dir>/devrites/anchors/${runId}.json`,
+  };
+  const out: Diagnostic[] = [];
+  let anchor: RunAnchor | undefined;
+  if (packet.baseline.head !== "no-git") {
+    if (gitDir === null)
+      out.push(diag("result.anchor-missing", "git cannot name the repository's git folder", paths.anchor));
+    else {
+      const read = readAnchor(gitDir, runId, paths.anchor);
+      if (read.ok) {
+        anchor = read.anchor;
+        // The baseline's bytes are not hashed again here: its manifests are recomputed against the packet's
+        // digests, and the packet is the anchored one, so an edited baseline cannot pass either way.
+        out.push(...compareWithAnchor(anchor, raw, undefined, paths));
+      } else out.push(...read.diagnostics);
+    }
+  }
+  out.push(
+    ...compareWithLedger(ledger.values, ledger.lineNumbers, raw, anchor, workspacePaths.events(runId)),
+  );
+  return out;
 }
 
 /** What the validator found for one stored result, before anything is recorded. */
@@ -175,15 +255,23 @@ async function assess(l: Loaded, snapshot: TreeSnapshot, now: Date): Promise<Ass
     resultPath: l.resultShown,
     packet,
     baseline: l.baseline,
-    current: { head: snapshot.head, entries: snapshot.entries, touched },
+    current: {
+      head: snapshot.head,
+      entries: entriesFor(snapshot, packetTouchedPaths(packet)),
+      touched,
+      hardLinked: hardLinked(root, allow.ok),
+    },
     allowlistViolations: allow.violations,
     now,
   });
-  const runId = packet.run_id;
-  const events = readJsonLines<RunEvent>(
-    join(root, workspacePaths.events(runId)),
-    workspacePaths.events(runId),
-  );
+  const events = l.ledger;
+  // Records rewritten after packet new, and ledger lines devrites never wrote (a repeated key, bytes that are
+  // not UTF-8): the run cannot be trusted, so neither can a verdict that reads it.
+  const untrusted = [...l.binding, ...events.tampered];
+  if (untrusted.length > 0) {
+    report.diagnostics.push(...untrusted);
+    report.verdict = verdictOf(report.diagnostics);
+  }
   return { packet, report, guard_strength: guardStrength(events.values) };
 }
 
@@ -207,7 +295,9 @@ export async function assessRun(
     };
   const l = await load(root, workspacePaths.result(runId), undefined);
   if (!("root" in l)) return { ok: false, outcome: l };
-  return { ok: true, assessment: await assess(l, await snapshotTree(l.root), now) };
+  const assessment = await assess(l, await snapshotTree(l.root), now);
+  anchorVerdict(l, assessment.report, now);
+  return { ok: true, assessment };
 }
 
 async function judge(
@@ -219,6 +309,7 @@ async function judge(
   const { root, packet } = l;
   const { report, guard_strength: strength } = await assess(l, snapshot, now);
   const runId = packet.run_id;
+  anchorVerdict(l, report, now, syncs);
   appendEvent(
     root,
     {
@@ -243,13 +334,34 @@ async function judge(
   };
 }
 
+/**
+ * Append the verdict to the run's anchored verdicts (beside the anchor, in the git folder): `validate` holds
+ * the ledger's `result.checked` lines to these. Outside git there is nowhere a leaf cannot write: skipped.
+ */
+function anchorVerdict(l: Loaded, report: CheckReport, now: Date, syncs?: PendingSyncs): void {
+  if (l.gitDir === null) return;
+  appendAnchoredVerdict(
+    l.gitDir,
+    l.packet.run_id,
+    {
+      ts: now.toISOString(),
+      verdict: report.verdict,
+      result_sha256: sha256Hex(l.resultText),
+      codes: codesOf(report.diagnostics),
+      changed_paths: report.changedPaths,
+    },
+    syncs ? { syncLater: syncs } : {},
+  );
+}
+
 function loadPacket(
-  text: string,
+  bytes: Uint8Array,
   path: string,
-): { ok: true; value: AgentPacket } | { ok: false; diagnostics: Diagnostic[] } {
-  const json = parseJsonText(text, path);
+): { ok: true; value: AgentPacket; raw: PacketJson } | { ok: false; diagnostics: Diagnostic[] } {
+  const json = parseJsonBytes(bytes, path);
   const parsed = json.ok ? parsePacket(json.value, path) : json;
-  if (parsed.ok) return { ok: true, value: parsed.value as AgentPacket };
+  if (parsed.ok && json.ok)
+    return { ok: true, value: parsed.value as AgentPacket, raw: json.value as PacketJson };
   return {
     ok: false,
     diagnostics: [
@@ -258,9 +370,23 @@ function loadPacket(
         "the packet is not a valid agent-packet/v1; no result can be judged against it",
         path,
       ),
-      ...parsed.diagnostics,
+      ...(parsed.ok ? [] : parsed.diagnostics),
     ],
   };
+}
+
+/** Allowlisted paths that are regular files with more than one link (read without following a symlink). */
+function hardLinked(root: string, allowed: readonly string[]): { path: string; nlink: number }[] {
+  const out: { path: string; nlink: number }[] = [];
+  for (const p of allowed) {
+    try {
+      const st = lstatSync(join(root, p));
+      if (st.isFile() && st.nlink > 1) out.push({ path: p, nlink: st.nlink });
+    } catch {
+      // absent: nothing linked
+    }
+  }
+  return out;
 }
 
 /**

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { writeFileAtomic } from "../core/atomic-write.js";
 import { type Diagnostic, ExitCode, error } from "../core/diagnostics.js";
 import { sha256Hex } from "../core/hash.js";
-import { parseJsonText, parsePacket } from "../envelope/parse.js";
+import { decodeUtf8Strict, type ParseOutcome, parseJsonBytes, parsePacket } from "../envelope/parse.js";
 import { appendEvent, readRunEvents, readState, workspacePaths } from "../run/workspace.js";
 import { diag } from "../validate/codes.js";
 import { extractResultJson } from "../validate/extract.js";
@@ -18,8 +18,11 @@ import { isRunId } from "./ids.js";
 export interface ResultRecordOptions {
   root: string;
   runId: string;
-  /** The leaf's returned text. */
-  text: string;
+  /**
+   * The leaf's returned text: the bytes received (decoded strictly here), or text a host already decoded
+   * (the SubagentStop hook's JSON input), which must then be well-formed Unicode.
+   */
+  text: string | Uint8Array;
   /** Where the text came from, for the ledger: `stdin` or the file as given. */
   source: string;
   now: Date;
@@ -44,16 +47,16 @@ export function recordResult(opts: ResultRecordOptions): ResultRecordOutcome {
     };
   }
   const packetRel = workspacePaths.packet(runId);
-  let packetText: string;
+  let packetBytes: Buffer;
   try {
-    packetText = readFileSync(join(root, packetRel), "utf8");
+    packetBytes = readFileSync(join(root, packetRel));
   } catch {
     return {
       exitCode: ExitCode.MissingInput,
       diagnostics: [diag("record.unknown-run", `no packet for run ${runId}`, packetRel)],
     };
   }
-  const json = parseJsonText(packetText, packetRel);
+  const json = parseJsonBytes(packetBytes, packetRel);
   const packet = json.ok ? parsePacket(json.value, packetRel) : json;
   if (!packet.ok) {
     return {
@@ -86,22 +89,22 @@ export function recordResult(opts: ResultRecordOptions): ResultRecordOutcome {
     };
   }
 
-  const extracted = extractResultJson(opts.text, opts.source);
+  const received = receivedText(opts.text, opts.source);
+  if (!received.ok) return { exitCode: ExitCode.Violation, diagnostics: received.diagnostics };
+  const extracted = extractResultJson(received.value, opts.source);
   if (!extracted.ok) return { exitCode: ExitCode.Violation, diagnostics: extracted.diagnostics };
-  const body = `${extracted.json}\n`;
+  const body = Buffer.from(`${extracted.json}\n`, "utf8");
   const sha256 = sha256Hex(body);
 
-  let existing: string | undefined;
+  let existing: Buffer | undefined;
   try {
-    existing = readFileSync(join(root, resultRel), "utf8");
+    existing = readFileSync(join(root, resultRel));
   } catch {
     existing = undefined;
   }
-  const supersedes =
-    existing !== undefined && existing !== body && lastVerdictRejected(root, runId)
-      ? sha256Hex(existing)
-      : undefined;
-  if (existing !== undefined && existing !== body && supersedes === undefined) {
+  const differs = existing !== undefined && !existing.equals(body);
+  const supersedes = differs && lastVerdictRejected(root, runId) ? sha256Hex(existing!) : undefined;
+  if (differs && supersedes === undefined) {
     return {
       exitCode: ExitCode.Violation,
       diagnostics: [
@@ -109,7 +112,7 @@ export function recordResult(opts: ResultRecordOptions): ResultRecordOutcome {
       ],
     };
   }
-  const unchanged = existing === body;
+  const unchanged = existing !== undefined && !differs;
   if (!unchanged) {
     writeFileAtomic(join(root, resultRel), body);
     appendEvent(root, {
@@ -119,7 +122,7 @@ export function recordResult(opts: ResultRecordOptions): ResultRecordOutcome {
       data: {
         result_path: resultRel,
         sha256,
-        bytes: Buffer.byteLength(body),
+        bytes: body.length,
         source: opts.source,
         ...(supersedes ? { supersedes } : {}),
       },
@@ -128,7 +131,7 @@ export function recordResult(opts: ResultRecordOptions): ResultRecordOutcome {
   return {
     exitCode: ExitCode.Ok,
     diagnostics: [],
-    data: { run_id: runId, result_path: resultRel, sha256, bytes: Buffer.byteLength(body), unchanged },
+    data: { run_id: runId, result_path: resultRel, sha256, bytes: body.length, unchanged },
   };
 }
 
@@ -145,4 +148,33 @@ function lastVerdictRejected(root: string, runId: string): boolean {
     if (e.type === "result.recorded") return false;
   }
   return false;
+}
+
+/**
+ * The leaf's text, read strictly: a byte-order mark (which `trim` would silently drop), invalid UTF-8 and,
+ * in already-decoded text, a lone surrogate are refused with their own codes. What is accepted re-encodes to
+ * exactly the bytes received, so the stored object is a byte-exact slice of them.
+ */
+function receivedText(text: string | Uint8Array, source: string): ParseOutcome<string> {
+  if (typeof text !== "string") return decodeUtf8Strict(text, source);
+  if (text.charCodeAt(0) === 0xfeff)
+    return {
+      ok: false,
+      diagnostics: [
+        diag("envelope.byte-order-mark", "the text starts with a byte-order mark (U+FEFF)", source),
+      ],
+    };
+  const lone = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.exec(text);
+  if (lone)
+    return {
+      ok: false,
+      diagnostics: [
+        diag(
+          "envelope.invalid-encoding",
+          `a lone surrogate at offset ${lone.index}: the text is not valid Unicode`,
+          source,
+        ),
+      ],
+    };
+  return { ok: true, value: text };
 }

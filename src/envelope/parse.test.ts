@@ -3,10 +3,13 @@ import { describe, expect, it } from "vitest";
 import type { Diagnostic } from "../core/diagnostics.js";
 import { samplePacket, sampleResult, sampleSha } from "./fixtures.js";
 import {
+  decodeUtf8Strict,
+  duplicateKey,
   echo,
   formatPath,
   jsonErrorOffset,
   type ParseOutcome,
+  parseJsonBytes,
   parseJsonText,
   parsePacket,
   parseResult,
@@ -72,11 +75,60 @@ describe("parseJsonText", () => {
     expect(truncated.message).toMatch(/line 2, column 4/);
   });
 
-  it("rejects a byte-order mark, and says so", () => {
-    const d = only(parseJsonText('\uFEFF{"a":1}'));
-    expect(d.code).toBe("envelope.malformed-json");
-    expect(d.line).toBe(1);
+  it("rejects a byte-order mark with its own code, naming the file", () => {
+    const d = only(parseJsonText('\uFEFF{"a":1}', "runs/x/result.json"));
+    expect(d.code).toBe("envelope.byte-order-mark");
+    expect(d.path).toBe("runs/x/result.json");
     expect(d.hint).toMatch(/byte-order mark/);
+    // near miss: U+FEFF inside a string value is just a character
+    expect(parseJsonText('{"a":"\uFEFF"}')).toEqual({ ok: true, value: { a: "\uFEFF" } });
+  });
+
+  it("rejects a key given twice in one object, wherever it is nested and however it is spelled", () => {
+    const d = only(parseJsonText('{"a": 1,\n "b": {"c": [ {"k": 1, "k": 2} ]}}', "f.json"));
+    expect(d.code).toBe("envelope.duplicate-key");
+    expect(d.path).toBe("f.json");
+    expect(d.line).toBe(2);
+    expect(d.message).toMatch(/^at b\.c\[0\]: the key "k" appears twice/);
+    expect(only(parseJsonText('{"status":"failed","status":"complete"}')).code).toBe(
+      "envelope.duplicate-key",
+    );
+    expect(only(parseJsonText('{"a":1,"\\u0061":2}')).message).toMatch(/"a" appears twice/);
+    expect(only(parseJsonText('[{}, {"x": [1, "}"], "x": 0}]')).message).toMatch(/^at \[1\]:/);
+    // near misses: the same key in sibling or nested objects, a key-like string value, escaped quotes
+    expect(parseJsonText('{"a":{"a":1},"b":[{"a":1},{"a":2}],"c":"\\"a\\": 1, \\"a\\""}').ok).toBe(true);
+    expect(parseJsonText('{"a\\\\":1,"a":2}').ok).toBe(true);
+  });
+
+  it("scans nesting deeper than a recursive scanner could", () => {
+    const deep = `${"[".repeat(50_000)}${"]".repeat(50_000)}`;
+    expect(duplicateKey(deep)).toBeUndefined();
+    const dup = `${'{"a":'.repeat(5000)}{"z":1,"z":2}${"}".repeat(5000)}`;
+    expect(duplicateKey(dup)?.path).toHaveLength(5000);
+  });
+
+  it("agrees with a reference: a key is duplicated exactly when a parse that keeps every key sees it twice", () => {
+    const keys = fc.constantFrom("a", "b", "\u0061", "a\\\\", "");
+    const obj = fc.array(fc.tuple(keys, fc.constantFrom("1", '"}"', "[]", '{"a":1,"b":2}')), {
+      maxLength: 4,
+    });
+    fc.assert(
+      fc.property(obj, (pairs) => {
+        const text = `{${pairs.map(([k, v]) => `"${k}":${v}`).join(",")}}`;
+        const decoded = pairs.map(([k]) => JSON.parse(`"${k}"`) as string);
+        const expected = new Set(decoded).size !== decoded.length;
+        expect(parseJsonText(text).ok).toBe(!expected);
+      }),
+    );
+  });
+
+  it("rejects text that is not well-formed Unicode (a lone surrogate)", () => {
+    const d = only(parseJsonText('{"a":"x\uD800"}', "f.json"));
+    expect(d.code).toBe("envelope.invalid-encoding");
+    expect(d.message).toMatch(/line 1, column 8/);
+    // near miss: a surrogate pair, and the escape sequence spelled out in JSON (ASCII text) are fine
+    expect(parseJsonText('{"a":"\uD83D\uDE00"}').ok).toBe(true);
+    expect(parseJsonText('{"a":"\\ud800"}').ok).toBe(true);
   });
 
   it("locates every syntax error JSON.parse reports, independently of the engine's wording", () => {
@@ -126,12 +178,72 @@ describe("parseJsonText", () => {
           expected = false;
         }
         const outcome = parseJsonText(text, "f.json");
-        expect(outcome.ok).toBe(expected);
-        if (!outcome.ok) {
+        // The strict reader's own refusals, each with its code; otherwise exactly JSON.parse.
+        const strict =
+          text.startsWith("\uFEFF") ||
+          /[\uD800-\uDFFF]/.test(text.replace(/[\uD800-\uDBFF][\uDC00-\uDFFF]/g, ""))
+            ? "strict"
+            : expected && duplicateKey(text) !== undefined
+              ? "envelope.duplicate-key"
+              : undefined;
+        if (strict === undefined) expect(outcome.ok).toBe(expected);
+        if (!outcome.ok && strict === undefined) {
           expect(outcome.diagnostics.map((d) => d.code)).toEqual(["envelope.malformed-json"]);
         }
+        if (strict !== undefined) expect(outcome.ok).toBe(false);
       }),
     );
+  });
+});
+
+describe("decodeUtf8Strict / parseJsonBytes", () => {
+  const bytes = (...b: number[]) => Uint8Array.from(b);
+  it("decodes UTF-8 to text that re-encodes to the same bytes", () => {
+    const b = Buffer.from('{"a":"é ☃ 😀 \uFFFD"}', "utf8");
+    const d = decodeUtf8Strict(b, "f.json");
+    expect(d.ok && Buffer.from(d.value, "utf8").equals(b)).toBe(true);
+    expect(parseJsonBytes(b)).toEqual({ ok: true, value: { a: "é ☃ 😀 \uFFFD" } });
+  });
+
+  it("refuses invalid UTF-8 with the byte offset, never replacing it", () => {
+    for (const [b, at] of [
+      [bytes(0x7b, 0x22, 0x61, 0xff, 0x22, 0x7d), 3],
+      [bytes(0x22, 0xc3), 1], // truncated sequence
+      [bytes(0x22, 0xed, 0xa0, 0x80, 0x22), 1], // an encoded surrogate
+      [bytes(0x22, 0xc0, 0xaf, 0x22), 1], // overlong
+      [Buffer.concat([Buffer.from('"\uFFFD', "utf8"), bytes(0x80), Buffer.from('"')]), 4],
+    ] as const) {
+      const d = only(decodeUtf8Strict(b, "f.json"));
+      expect(d.code).toBe("envelope.invalid-encoding");
+      expect(d.path).toBe("f.json");
+      expect(d.message).toContain(`at byte ${at}`);
+    }
+  });
+
+  it("the fast path (isUtf8) and the fatal TextDecoder agree on every byte string", () => {
+    const fatal = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+    fc.assert(
+      fc.property(fc.uint8Array({ maxLength: 24 }), (b) => {
+        let reference = true;
+        try {
+          fatal.decode(b);
+        } catch {
+          reference = false;
+        }
+        const bom = b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf;
+        const d = decodeUtf8Strict(b);
+        expect(d.ok).toBe(reference && !bom);
+        if (d.ok) expect(Buffer.from(d.value, "utf8").equals(Buffer.from(b))).toBe(true);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it("refuses a UTF-8 byte-order mark with its own code", () => {
+    expect(only(parseJsonBytes(bytes(0xef, 0xbb, 0xbf, 0x7b, 0x7d), "f.json")).code).toBe(
+      "envelope.byte-order-mark",
+    );
+    expect(parseJsonBytes(bytes(0x7b, 0x7d))).toEqual({ ok: true, value: {} });
   });
 });
 
@@ -549,5 +661,15 @@ describe("never throws", () => {
     expect(d.code).toBe("envelope.schema");
     expect(d.message).toMatch(/could not be checked: boom/);
     expect(d.path).toBe("p.json");
+  });
+});
+
+describe("duplicateKey on large objects", () => {
+  it("stays linear on an object with many keys, and finds a duplicate among them", () => {
+    const keys = Array.from({ length: 50_000 }, (_, i) => `"k${i}":${i}`);
+    const t = performance.now();
+    expect(duplicateKey(`{${keys.join(",")}}`)).toBeUndefined();
+    expect(duplicateKey(`{${keys.join(",")},"k17":0}`)?.key).toBe("k17");
+    expect(performance.now() - t).toBeLessThan(2000);
   });
 });

@@ -4,10 +4,13 @@
  * `state.json` is a cache derived from it.
  */
 
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import type { Diagnostic } from "../core/diagnostics.js";
-import { warning } from "../core/diagnostics.js";
+import { error, warning } from "../core/diagnostics.js";
+import { parseJsonBytes } from "../envelope/parse.js";
 import type { DecisionStood, Gate, Payload, ResultStatus, RunId } from "../envelope/types.js";
-import { appendEvent, listRunDirs, readRunEvents } from "./workspace.js";
+import { appendEvent, listRunDirs, readRunEvents, workspacePaths } from "./workspace.js";
 import type {
   JourneyId,
   ResultCheckedData,
@@ -202,4 +205,74 @@ export class JourneyLedger {
   ownsRun(runId: RunId): boolean {
     return this.byRun.has(runId);
   }
+}
+
+/** The codes the strict reader gives a ledger line that was never written by devrites (`JSON.stringify`). */
+const STRICT_CODES: ReadonlySet<string> = new Set([
+  "envelope.byte-order-mark",
+  "envelope.invalid-encoding",
+  "envelope.duplicate-key",
+]);
+
+/**
+ * A run's ledger read strictly, for the checks that trust it: each line is decoded as UTF-8 without
+ * replacement and parsed with duplicate keys refused. A line refused for those reasons is `tampered` (an
+ * error with the line number: devrites never writes one); a line that is merely not JSON (a torn last write)
+ * is skipped and reported as `readJsonLines` does. Values and their 1-based line numbers are parallel.
+ */
+export function readLedgerStrict(root: string, runId: RunId): StrictLedger {
+  const rel = workspacePaths.events(runId);
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(join(root, rel));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT")
+      return { values: [], lineNumbers: [], tampered: [], skipped: [] };
+    return {
+      values: [],
+      lineNumbers: [],
+      tampered: [],
+      skipped: [error("workspace.unreadable", (e as Error).message, { path: rel })],
+    };
+  }
+  const out: StrictLedger = { values: [], lineNumbers: [], tampered: [], skipped: [] };
+  let start = 0;
+  for (let line = 1; start < bytes.length; line++) {
+    const nl = bytes.indexOf(0x0a, start);
+    const end = nl < 0 ? bytes.length : nl;
+    const chunk = bytes.subarray(start, end);
+    start = end + 1;
+    if (chunk.every((b) => b === 0x20 || b === 0x09 || b === 0x0d)) continue;
+    const parsed = parseJsonBytes(chunk, rel);
+    if (parsed.ok) {
+      out.values.push(parsed.value as RunEvent);
+      out.lineNumbers.push(line);
+      continue;
+    }
+    for (const d of parsed.diagnostics) {
+      if (STRICT_CODES.has(d.code)) out.tampered.push({ ...d, line });
+      else
+        out.skipped.push(
+          error(
+            "ledger.corrupt-line",
+            nl < 0 ? "last line is incomplete (torn write)" : "line is not valid JSON",
+            {
+              path: rel,
+              line,
+              hint: "the ledger is append-only: leave the line in place; devrites skips it",
+            },
+          ),
+        );
+    }
+  }
+  return out;
+}
+
+export interface StrictLedger {
+  values: RunEvent[];
+  lineNumbers: number[];
+  /** Lines refused by the strict reader (never written by devrites): errors. */
+  tampered: Diagnostic[];
+  /** Lines skipped as `readJsonLines` skips them (not JSON: a torn write). */
+  skipped: Diagnostic[];
 }

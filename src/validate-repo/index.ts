@@ -216,15 +216,34 @@ export async function validateRepo(opts: ValidateOptions): Promise<ValidateOutco
   }
 
   // ---------------------------------------------------------------- install manifest and interrupted installs
-  const installTouched = classes ? classes.workspace.includes(INSTALL_MANIFEST) : true;
+  let manifest: import("../install/manifest.js").InstallManifest | undefined;
+  let manifestProblem: Diagnostic | undefined;
+  if (installed) {
+    const { readFileSync } = await import("node:fs");
+    const { parseInstallManifest } = await import("../install/manifest.js");
+    const parsed = parseInstallManifest(readFileSync(join(root, INSTALL_MANIFEST), "utf8"));
+    if (parsed.ok) manifest = parsed.manifest;
+    else manifestProblem = parsed.diagnostic;
+  }
+  // With --staged: the manifest itself, or any file it manages, staged.
+  const managedStaged =
+    staged && manifest ? staged.filter((p) => manifest.files.some((f) => f.path === p)) : [];
+  const installTouched = classes
+    ? classes.workspace.includes(INSTALL_MANIFEST) || managedStaged.length > 0
+    : true;
+  let installDetail = "manifest readable";
   if ((installed && installTouched) || !classes) {
     const t = performance.now();
     const problems: Diagnostic[] = [];
-    if (installed) {
-      const { readFileSync } = await import("node:fs");
-      const { parseInstallManifest } = await import("../install/manifest.js");
-      const parsed = parseInstallManifest(readFileSync(join(root, INSTALL_MANIFEST), "utf8"));
-      if (!parsed.ok) problems.push(parsed.diagnostic);
+    if (manifestProblem) problems.push(manifestProblem);
+    if (manifest) {
+      const { checkInstalledFiles } = await import("./install-files.js");
+      const onlyManaged =
+        classes && !classes.workspace.includes(INSTALL_MANIFEST) ? new Set(managedStaged) : undefined;
+      const files = checkInstalledFiles(root, manifest, onlyManaged);
+      problems.push(...files.diagnostics);
+      installDetail = `manifest readable; ${files.compared} managed file(s) compared with it`;
+      if (classes) mark(managedStaged);
     }
     const gitDir = where?.gitDir;
     if (gitDir && existsSync(join(gitDir, "devrites-install.journal")))
@@ -238,8 +257,8 @@ export async function validateRepo(opts: ValidateOptions): Promise<ValidateOutco
       diagnostics.push(...problems);
       checks.push({
         name: "install",
-        ok: problems.length === 0,
-        detail: problems.length === 0 ? "manifest readable" : "problems",
+        ok: !hasErrors(problems),
+        detail: !hasErrors(problems) ? installDetail : "problems",
         ms: performance.now() - t,
       });
     }
@@ -269,7 +288,7 @@ export async function validateRepo(opts: ValidateOptions): Promise<ValidateOutco
       : all;
     const runs =
       touchedRuns?.size || !classes
-        ? checkRuns(root, classes ? touchedRuns : undefined)
+        ? checkRuns(root, classes ? touchedRuns : undefined, where?.gitDir)
         : { diagnostics: [], runs: 0, accepted: 0 };
     const found = [...relevant, ...runs.diagnostics];
     diagnostics.push(...found);

@@ -10,10 +10,20 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Diagnostic, error, warning } from "../core/diagnostics.js";
 import { sha256Hex } from "../core/hash.js";
-import { parseJsonText, parsePacket, parseResult } from "../envelope/parse.js";
-import type { AgentPacket } from "../envelope/types.js";
-import { listRunDirs, readRunEvents, workspacePaths } from "../run/workspace.js";
+import {
+  compareWithAnchor,
+  compareWithLedger,
+  type PacketJson,
+  type RunAnchor,
+  readAnchor,
+  readAnchoredVerdicts,
+} from "../dispatch/anchor.js";
+import { decodeUtf8Strict, parseJsonBytes, parsePacket, parseResult } from "../envelope/parse.js";
+import type { AgentPacket, AgentResult } from "../envelope/types.js";
+import { readLedgerStrict, type StrictLedger } from "../run/ledger.js";
+import { listRunDirs, workspacePaths } from "../run/workspace.js";
 import { verifyBaselineRecord } from "../validate/baseline-record.js";
+import { ledgerContradictions, rederiveAcceptance } from "./verdicts.js";
 
 export interface RunsReport {
   diagnostics: Diagnostic[];
@@ -22,34 +32,51 @@ export interface RunsReport {
   accepted: number;
 }
 
-function readText(abs: string): string | undefined | Error {
+/** A file's exact bytes (the strict reader decodes them), undefined when absent. */
+function readBytes(abs: string): Buffer | undefined | Error {
   try {
-    return readFileSync(abs, "utf8");
+    return readFileSync(abs);
   } catch (e) {
     return (e as NodeJS.ErrnoException).code === "ENOENT" ? undefined : (e as Error);
   }
 }
 
-/** The last verdict `result check` recorded, and the result bytes it judged (from the last record before it). */
-function ledgerFacts(root: string, runId: string): { verdict?: string; checkedSha?: string } {
-  const events = readRunEvents(root, runId).values;
+interface LedgerFacts {
+  verdict?: string;
+  /** The result bytes the last check judged (from the last record before it). */
+  checkedSha?: string;
+  /** When the last verdict was given. */
+  checkedAt?: string;
+  ledger: StrictLedger;
+}
+
+/** The last verdict `result check` recorded, read strictly (a forged line is an error, not a fact). */
+function ledgerFacts(root: string, runId: string): LedgerFacts {
+  const ledger = readLedgerStrict(root, runId);
   let verdict: string | undefined;
   let recordedSha: string | undefined;
   let checkedSha: string | undefined;
-  for (const ev of events) {
+  let checkedAt: string | undefined;
+  for (const ev of ledger.values) {
     if (typeof ev !== "object" || ev === null) continue;
     const data = (ev.data ?? {}) as Record<string, unknown>;
     if (ev.type === "result.recorded" && typeof data.sha256 === "string") recordedSha = data.sha256;
     if (ev.type === "result.checked" && typeof data.verdict === "string") {
       verdict = data.verdict;
       checkedSha = recordedSha;
+      checkedAt = typeof ev.ts === "string" ? ev.ts : undefined;
     }
   }
-  return { ...(verdict ? { verdict } : {}), ...(checkedSha ? { checkedSha } : {}) };
+  return {
+    ledger,
+    ...(verdict ? { verdict } : {}),
+    ...(checkedSha ? { checkedSha } : {}),
+    ...(checkedAt ? { checkedAt } : {}),
+  };
 }
 
 /** Check the runs `only` names (all runs when undefined). */
-export function checkRuns(root: string, only?: ReadonlySet<string>): RunsReport {
+export function checkRuns(root: string, only?: ReadonlySet<string>, gitDir?: string): RunsReport {
   const out: Diagnostic[] = [];
   let runs = 0;
   let accepted = 0;
@@ -58,15 +85,24 @@ export function checkRuns(root: string, only?: ReadonlySet<string>): RunsReport 
     runs++;
     const facts = ledgerFacts(root, runId);
     const rejected = facts.verdict === "rejected";
+    const eventsRel = workspacePaths.events(runId);
+    out.push(
+      ...facts.ledger.tampered,
+      ...ledgerContradictions(facts.ledger.values, facts.ledger.lineNumbers, eventsRel),
+    );
+    let raw: PacketJson | undefined;
+    let anchor: RunAnchor | undefined;
+    let result: AgentResult | undefined;
+    const runStart = out.length;
     const packetRel = workspacePaths.packet(runId);
     const resultRel = workspacePaths.result(runId);
 
     let packet: AgentPacket | undefined;
-    const packetText = readText(join(root, packetRel));
+    const packetText = readBytes(join(root, packetRel));
     if (packetText instanceof Error)
       out.push(error("workspace.unreadable", packetText.message, { path: packetRel }));
     else if (packetText !== undefined) {
-      const json = parseJsonText(packetText, packetRel);
+      const json = parseJsonBytes(packetText, packetRel);
       const parsed = json.ok ? parsePacket(json.value, packetRel) : json;
       if (!parsed.ok)
         out.push(
@@ -86,16 +122,46 @@ export function checkRuns(root: string, only?: ReadonlySet<string>): RunsReport 
             },
           ),
         );
-      else packet = parsed.value;
+      else {
+        packet = parsed.value;
+        raw = (json.ok ? json.value : {}) as PacketJson;
+      }
+    }
+    if (packet && raw) {
+      // What packet new fixed: the anchor in the git folder (when there is one) and the ledger's creation event.
+      const anchorShown = `<git-dir>/devrites/anchors/${runId}.json`;
+      // Errors for an accepted run; for any other run warnings (its result check rejects it anyway).
+      const binding: Diagnostic[] = [];
+      if (gitDir !== undefined && packet.baseline.head !== "no-git") {
+        const read = readAnchor(gitDir, runId, anchorShown);
+        if (read.ok) {
+          anchor = read.anchor;
+          binding.push(
+            ...compareWithAnchor(anchor, raw, undefined, {
+              packet: packetRel,
+              baseline: workspacePaths.baseline(runId),
+              anchor: anchorShown,
+            }),
+          );
+        } else binding.push(...read.diagnostics);
+      }
+      binding.push(
+        ...compareWithLedger(facts.ledger.values, facts.ledger.lineNumbers, raw, anchor, eventsRel),
+      );
+      out.push(
+        ...(facts.verdict === "accepted"
+          ? binding
+          : binding.map((d) => ({ ...d, severity: "warning" as const }))),
+      );
     }
 
-    const resultText = readText(join(root, resultRel));
+    const resultText = readBytes(join(root, resultRel));
     if (resultText instanceof Error)
       out.push(error("workspace.unreadable", resultText.message, { path: resultRel }));
     else if (resultText !== undefined) {
       // A result the validator already rejected stays as the record of that rejection: reported, not failed.
       const severity = rejected ? warning : error;
-      const json = parseJsonText(resultText, resultRel);
+      const json = parseJsonBytes(resultText, resultRel);
       const parsed = json.ok ? parseResult(json.value, resultRel) : json;
       if (!parsed.ok) {
         out.push(
@@ -113,6 +179,7 @@ export function checkRuns(root: string, only?: ReadonlySet<string>): RunsReport 
         if (!rejected) out.push(...parsed.diagnostics);
       } else if (packet) {
         const r = parsed.value;
+        result = r;
         if (r.role !== packet.role)
           out.push(
             severity(
@@ -149,7 +216,7 @@ export function checkRuns(root: string, only?: ReadonlySet<string>): RunsReport 
           path: resultRel,
         }),
       );
-    else if (typeof resultText === "string" && facts.checkedSha && sha256Hex(resultText) !== facts.checkedSha)
+    else if (resultText instanceof Buffer && facts.checkedSha && sha256Hex(resultText) !== facts.checkedSha)
       out.push(
         error("workspace.accepted-result-changed", "the accepted result is not the bytes that were checked", {
           path: resultRel,
@@ -158,7 +225,7 @@ export function checkRuns(root: string, only?: ReadonlySet<string>): RunsReport 
       );
     if (!packet) continue; // already reported
     const baselineRel = workspacePaths.baseline(runId);
-    const baselineText = readText(join(root, baselineRel));
+    const baselineText = readBytes(join(root, baselineRel));
     if (baselineText === undefined || baselineText instanceof Error) {
       out.push(
         error(
@@ -172,7 +239,8 @@ export function checkRuns(root: string, only?: ReadonlySet<string>): RunsReport 
       );
       continue;
     }
-    const verified = verifyBaselineRecord(baselineText, packet, baselineRel);
+    const decoded = decodeUtf8Strict(baselineText, baselineRel);
+    const verified = decoded.ok ? verifyBaselineRecord(decoded.value, packet, baselineRel) : decoded;
     if (!verified.ok)
       out.push(
         error(
@@ -184,8 +252,38 @@ export function checkRuns(root: string, only?: ReadonlySet<string>): RunsReport 
           },
         ),
       );
+    if (result && resultText instanceof Buffer) {
+      const verdicts =
+        gitDir !== undefined && packet.baseline.head !== "no-git"
+          ? readAnchoredVerdicts(gitDir, runId, `<git-dir>/devrites/anchors/${runId}.verdicts.jsonl`)
+          : undefined;
+      if (verdicts) out.push(...verdicts.diagnostics);
+      out.push(
+        ...rederiveAcceptance({
+          packet,
+          result,
+          resultSha256: sha256Hex(resultText),
+          anchored: verdicts?.verdicts,
+          acceptedAt: facts.checkedAt,
+          paths: { result: resultRel, verdicts: `<git-dir>/devrites/anchors/${runId}.verdicts.jsonl` },
+        }),
+      );
+    }
+    dedupeFrom(out, runStart);
   }
   return { diagnostics: out, runs, accepted };
+}
+
+/** Drop repeats (same code and path) among the diagnostics from `start` on: one finding, one line. */
+function dedupeFrom(out: Diagnostic[], start: number): void {
+  const seen = new Set<string>();
+  const kept = out.slice(start).filter((d) => {
+    const k = `${d.code}\0${d.path ?? ""}`;
+    if (seen.has(k)) return false;
+    seen.add(k);
+    return true;
+  });
+  out.splice(start, out.length - start, ...kept);
 }
 
 /**
@@ -196,8 +294,9 @@ export function checkActiveRuns(
   root: string,
   paths: readonly string[],
 ): { diagnostics: Diagnostic[]; active: number } | null {
-  const text = readText(join(root, workspacePaths.state));
-  if (typeof text !== "string") return null;
+  const bytes = readBytes(join(root, workspacePaths.state));
+  if (!(bytes instanceof Buffer)) return null;
+  const text = bytes.toString("utf8");
   let state: { active_runs?: unknown };
   try {
     state = JSON.parse(text) as { active_runs?: unknown };
@@ -209,8 +308,9 @@ export function checkActiveRuns(
   const out: Diagnostic[] = [];
   for (const run of state.active_runs as { run_id?: unknown }[]) {
     if (typeof run?.run_id !== "string") continue;
-    const packetText = readText(join(root, workspacePaths.packet(run.run_id)));
-    if (typeof packetText !== "string") continue; // validateWorkspace reports a missing run
+    const packetBytes = readBytes(join(root, workspacePaths.packet(run.run_id)));
+    if (!(packetBytes instanceof Buffer)) continue;
+    const packetText = packetBytes.toString("utf8"); // validateWorkspace reports a missing run
     let allow: unknown;
     try {
       allow = (JSON.parse(packetText) as AgentPacket).scope?.allowed_repo_writes;

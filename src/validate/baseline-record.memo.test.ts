@@ -116,11 +116,14 @@ describe("a record that reuses a remembered dirty manifest", () => {
     const accepted = variants(text, packet).flatMap(([name, v]) =>
       verifyBaselineRecord(v, packet, "b").ok ? [name] : [],
     );
-    expect(accepted).toEqual([
-      "the record itself",
-      "an earlier dirty field (JSON keeps the last)",
-      "an earlier escaped dirty field",
-    ]);
+    // A repeated key (escaped or not) is refused by the strict reader, cold and warm alike.
+    expect(accepted).toEqual(["the record itself"]);
+    const codesOf = (v: string) => {
+      const r = verifyBaselineRecord(v, packet, "b");
+      return r.ok ? [] : r.diagnostics.map((d) => d.code);
+    };
+    for (const [name, v] of variants(text, packet).filter(([n]) => / dirty field/.test(n)))
+      expect({ name, codes: codesOf(v) }).toEqual({ name, codes: ["envelope.duplicate-key"] });
   });
 
   it("hashes the manifest once for records that differ elsewhere, pretty-printed as packet new writes them", () => {
@@ -146,12 +149,14 @@ describe("a record that reuses a remembered dirty manifest", () => {
     expect(Object.isFrozen(a.record.touched)).toBe(false);
   });
 
-  it("remembers nothing from a record whose dirty field is repeated", () => {
+  it("remembers nothing from, and refuses, a record whose dirty field is repeated", () => {
     const { packet, record } = fixture(3003);
     const text = JSON.stringify(record).replace('{"schema"', '{"dirty":[],"schema"');
     digest.mockClear();
-    for (let i = 0; i < 2; i++) expect(verifyBaselineRecord(text, packet, "b").ok).toBe(true);
-    expect(dirtyCalls(3003)).toBe(2);
+    for (let i = 0; i < 2; i++) expect(verifyBaselineRecord(text, packet, "b").ok).toBe(false);
+    expect(dirtyCalls(3003)).toBe(0);
+    expect(verifyBaselineRecord(JSON.stringify(record), packet, "b").ok).toBe(true);
+    expect(dirtyCalls(3003)).toBe(1);
   });
 
   it("remembers nothing from a malformed manifest", () => {

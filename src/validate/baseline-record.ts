@@ -9,6 +9,7 @@
 import { baselineId, type ManifestEntry, manifestDigest } from "../baseline/index.js";
 import type { Diagnostic } from "../core/diagnostics.js";
 import { type KnownValue, parseReusing, topLevelValueText } from "../core/json-reuse.js";
+import { parseJsonText } from "../envelope/parse.js";
 import type { AgentPacket, RunId } from "../envelope/types.js";
 import { diag } from "./codes.js";
 
@@ -129,11 +130,24 @@ export function verifyBaselineRecord(text: string, packet: AgentPacket, path: st
     break;
   }
   if (known === undefined) {
-    try {
-      raw = JSON.parse(text);
-    } catch (e) {
-      return tampered(`not valid JSON: ${(e as Error).message}`, path);
+    const json = parseJsonText(text, path);
+    if (!json.ok) {
+      // The strict reader's own refusals keep their codes; a syntax error is a tampered record.
+      const strict = json.diagnostics.filter((d) => d.code !== "envelope.malformed-json");
+      if (strict.length > 0) return { ok: false, diagnostics: strict };
+      return tampered(`not valid JSON: ${json.diagnostics[0]!.message}`, path);
     }
+    raw = json.value;
+  } else {
+    // The reused manifest's text was read strictly when it was remembered; the rest is read strictly here,
+    // with null in its place (it is the one top-level `dirty`, so replacing its only occurrence is exact).
+    const at = text.indexOf(known.text);
+    const rest =
+      at >= 0 && text.indexOf(known.text, at + 1) < 0
+        ? `${text.slice(0, at)}null${text.slice(at + known.text.length)}`
+        : text;
+    const json = parseJsonText(rest, path);
+    if (!json.ok) return { ok: false, diagnostics: json.diagnostics };
   }
   const defect = recordDefect(raw);
   if (defect !== undefined) return tampered(`not a ${BASELINE_RECORD_SCHEMA} record: ${defect}`, path);

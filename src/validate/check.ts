@@ -13,7 +13,7 @@
  */
 
 import type { Diagnostic } from "../core/diagnostics.js";
-import { parseJsonText, parseResult } from "../envelope/parse.js";
+import { parseJsonBytes, parseJsonText, parseResult } from "../envelope/parse.js";
 import type { AgentPacket, AgentResult } from "../envelope/types.js";
 import type { ScopeViolation } from "../scope/index.js";
 import type { BaselineRead } from "./baseline-record.js";
@@ -30,8 +30,11 @@ import { type CurrentTree, checkTree } from "./tree.js";
 import { type Verdict, verdictOf } from "./verdict.js";
 
 export interface CheckInput {
-  /** The result file's text, exactly as stored. */
-  resultText: string;
+  /**
+   * The result file exactly as stored: its bytes (decoded here, strictly: a byte-order mark or invalid UTF-8
+   * is refused with its own code), or its text when the caller already has one.
+   */
+  resultText: string | Uint8Array;
   /** The result file's path for diagnostics (repository-relative where possible). */
   resultPath: string;
   /** The packet, already parsed and valid. */
@@ -65,7 +68,10 @@ export function evaluateResult(input: CheckInput): CheckReport {
   const out: Diagnostic[] = [];
 
   // schema and version
-  const json = parseJsonText(resultText, resultPath);
+  const json =
+    typeof resultText === "string"
+      ? parseJsonText(resultText, resultPath)
+      : parseJsonBytes(resultText, resultPath);
   let result: AgentResult | undefined;
   if (!json.ok) {
     out.push(...json.diagnostics);

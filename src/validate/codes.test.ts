@@ -16,6 +16,7 @@ describe("the diagnostics catalogue", () => {
     for (const [code, spec] of entries) {
       const area = code.split(".")[0];
       if (spec.stage === "record") expect(area).toBe("record");
+      else if (spec.stage === "schema") expect(["envelope", "result"]).toContain(area);
       else if (spec.stage !== "input") expect(area).toBe("result");
     }
   });

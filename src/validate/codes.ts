@@ -39,6 +39,25 @@ const SCOPE =
   "stop: preserve the user's work, reconcile only the confirmed leaf-owned delta, then block or redispatch";
 
 export const CODES = {
+  // schema: the strict reader every stored envelope, baseline and ledger line goes through -----------------
+  "envelope.byte-order-mark": {
+    stage: "schema",
+    severity: "error",
+    summary: "the JSON text starts with a byte-order mark (U+FEFF)",
+    hint: "write the JSON as plain UTF-8 with no byte-order mark; nothing is stripped on your behalf",
+  },
+  "envelope.invalid-encoding": {
+    stage: "schema",
+    severity: "error",
+    summary: "the bytes are not valid UTF-8 (or the text holds a lone surrogate)",
+    hint: "write the JSON as UTF-8; invalid bytes are never replaced on your behalf",
+  },
+  "envelope.duplicate-key": {
+    stage: "schema",
+    severity: "error",
+    summary: "one JSON object names the same key twice (JSON.parse would keep the last one silently)",
+    hint: "give each key once; a document that reads two ways is never judged",
+  },
   // identity ---------------------------------------------------------------------------------------------
   "result.run-id-mismatch": {
     stage: "identity",
@@ -69,6 +88,31 @@ export const CODES = {
     severity: "error",
     summary: "the stored baseline.json does not hash to the identity recorded in the packet",
     hint: "the frozen baseline was edited after the packet was written; abandon this run and write a fresh packet",
+  },
+  "result.packet-tampered": {
+    stage: "identity",
+    severity: "error",
+    summary: "packet.json is not the packet `packet new` fixed: a field differs from the run's anchor",
+    hint: "packets are written once; abandon this run and write a fresh packet (never edit packet.json)",
+  },
+  "result.anchor-missing": {
+    stage: "identity",
+    severity: "error",
+    summary:
+      "the run has no anchor under the git folder (devrites/anchors/<run-id>.json), so its records cannot be trusted",
+    hint: "the run was not created by this devrites, or its anchor was deleted; write a fresh packet",
+  },
+  "result.anchor-invalid": {
+    stage: "identity",
+    severity: "error",
+    summary: "the run's anchor under the git folder is unreadable, malformed or does not hash to itself",
+    hint: "the git folder was damaged or edited; write a fresh packet",
+  },
+  "result.ledger-mismatch": {
+    stage: "identity",
+    severity: "error",
+    summary: "the run's ledger does not bind this packet: no single packet.created event carrying its digest",
+    hint: "the run's records were rewritten after packet new; abandon this run and write a fresh packet",
   },
   // status -----------------------------------------------------------------------------------------------
   "result.cannot-verify": {
@@ -179,6 +223,12 @@ export const CODES = {
     hint: SCOPE,
   },
   // tree -------------------------------------------------------------------------------------------------
+  "result.hard-link": {
+    stage: "tree",
+    severity: "error",
+    summary: "an allowlisted file has more than one hard link: writing it writes another path too",
+    hint: SCOPE,
+  },
   "result.head-moved": {
     stage: "tree",
     severity: "error",

@@ -6,6 +6,7 @@
  */
 
 import type { Diagnostic } from "../core/diagnostics.js";
+import { duplicateKey, formatPath } from "../envelope/parse.js";
 import { diag } from "./codes.js";
 
 export type Extracted =
@@ -32,24 +33,29 @@ export function extractResultJson(text: string, path?: string): Extracted {
   return parseObject(blocks[0]!, path);
 }
 
-/** The bodies of every fenced block whose info string is `json` (case-insensitive). Unclosed blocks count. */
+/**
+ * The bodies of every fenced block whose info string is `json` (case-insensitive). Unclosed blocks count.
+ * A body is the exact text between the fences (its line ends as received, less the last one).
+ */
 function jsonBlocks(text: string): string[] {
-  const lines = text.split(/\r?\n/);
+  // Each line with its own ending, so a body is a slice of what was received, never re-joined.
+  const lines = text.split(/(?<=\n)/);
+  const bare = (k: number) => lines[k]!.replace(/\r?\n$/, "");
   const blocks: string[] = [];
   let i = 0;
   while (i < lines.length) {
-    const m = FENCE_OPEN.exec(lines[i]!);
+    const m = FENCE_OPEN.exec(bare(i));
     if (!m) {
       i++;
       continue;
     }
     const fence = m[1]!;
     const info = m[2]!.toLowerCase();
-    const body: string[] = [];
+    let body = "";
     i++;
-    while (i < lines.length && !isClose(lines[i]!, fence)) body.push(lines[i++]!);
+    while (i < lines.length && !isClose(bare(i), fence)) body += lines[i++]!;
     i++; // skip the closing fence (or run off the end)
-    if (info === "json") blocks.push(body.join("\n"));
+    if (info === "json") blocks.push(body.replace(/\r?\n$/, ""));
   }
   return blocks;
 }
@@ -65,6 +71,19 @@ function parseObject(json: string, path?: string): Extracted {
     value = JSON.parse(json);
   } catch (e) {
     return fail("record.malformed-json", `the result is not valid JSON: ${(e as Error).message}`, path);
+  }
+  const dup = duplicateKey(json);
+  if (dup !== undefined) {
+    return {
+      ok: false,
+      diagnostics: [
+        diag(
+          "envelope.duplicate-key",
+          `at ${formatPath(dup.path)}: the key ${JSON.stringify(dup.key)} appears twice in one object of the result`,
+          path,
+        ),
+      ],
+    };
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     const kind = value === null ? "null" : Array.isArray(value) ? "an array" : typeof value;

@@ -4,7 +4,8 @@
  * - Any role: HEAD must not have moved (`result.head-moved`).
  * - Read-only roles: nothing may have changed — no dirty-manifest difference and no change to an input
  *   (`result.stale`, one per changed path).
- * - The wright: every changed path must be allowlisted (`result.out-of-scope`) and declared
+ * - The wright: no allowlisted file may have a second hard link (`result.hard-link`); every changed path must
+ *   be allowlisted (`result.out-of-scope`) and declared
  *   (`result.undeclared-write`); every declared write must really have happened (`result.phantom-write`)
  *   with the declared op (`result.op-mismatch`) and the declared hash (`result.hash-mismatch`).
  *
@@ -26,6 +27,8 @@ export interface CurrentTree {
   entries: ManifestEntry[];
   /** The packet's touched paths (allowlist and inputs) as they are on disk now. */
   touched: ManifestEntry[];
+  /** Allowlisted paths that are regular files with more than one hard link now, with their link count. */
+  hardLinked?: { path: string; nlink: number }[];
 }
 
 export interface TreeOutcome {
@@ -64,6 +67,16 @@ export function checkTree(
   }
 
   const allowed = new Set(packet.scope.allowed_repo_writes);
+  for (const h of current.hardLinked ?? []) {
+    if (!allowed.has(h.path)) continue;
+    out.push(
+      diag(
+        "result.hard-link",
+        `${h.path} has ${h.nlink} hard links: the same bytes live at a path outside the allowlist`,
+        h.path,
+      ),
+    );
+  }
   const declaredPaths = declared && new Set(declared.map((w) => w.path));
   for (const p of changed) {
     if (!allowed.has(p)) out.push(diag("result.out-of-scope", `${p} changed but is not on the allowlist`, p));
@@ -133,7 +146,9 @@ function changedPaths(baseline: BaselineRecord, current: CurrentTree, headMoved:
   if (!headMoved) {
     const before = { head: baseline.head, entries: baseline.dirty, stats: NO_STATS };
     const after = { head: current.head, entries: current.entries, stats: NO_STATS };
-    for (const c of diffSnapshots(before, after)) paths.add(c.path);
+    // The index's side of a path (`.git/index/<path>`) is that path: staging a change is changing it.
+    for (const c of diffSnapshots(before, after))
+      paths.add(c.path.startsWith(INDEX_PREFIX) ? c.path.slice(INDEX_PREFIX.length) : c.path);
   }
   const after = byPath(current.touched);
   for (const b of baseline.touched) {
@@ -142,6 +157,8 @@ function changedPaths(baseline: BaselineRecord, current: CurrentTree, headMoved:
   }
   return [...paths].sort((x, y) => Buffer.compare(Buffer.from(x), Buffer.from(y)));
 }
+
+const INDEX_PREFIX = ".git/index/";
 
 /** `diffSnapshots` takes snapshots; their work counters do not enter the comparison. */
 const NO_STATS = { hashedFiles: 0, hashedBytes: 0 };

@@ -95,7 +95,7 @@ export class Repo {
     return abs;
   }
 
-  async cli(args: string[], stdin?: string): Promise<CliReport> {
+  async cli(args: string[], stdin?: string | Uint8Array): Promise<CliReport> {
     const r = await runCapture([...args, "--json"], this.root, {}, stdin === undefined ? {} : { stdin });
     return { code: r.code, json: JSON.parse(r.stdout) };
   }

@@ -87,13 +87,28 @@ describe("accepted", () => {
     expect((await repo.check(p)).code).toBe(0);
   });
 
-  it("a .devrites/ change does not make a scout stale", async () => {
+  it("a change to the CLI's own .devrites/ records (state, ledgers, other runs) does not make a scout stale", async () => {
     const p = await repo.packet("devrites-evidence-scout");
-    repo.write(".devrites/notes.md", "root's scratch\n");
+    const other = await repo.packet("devrites-evidence-scout");
+    await repo.record(other, repo.resultFor(other));
+    repo.write(".devrites/questions.jsonl", '{"type":"raised"}\n');
     await repo.record(p, repo.resultFor(p));
     const r = await repo.check(p);
     expect(r.json.diagnostics).toEqual([]);
     expect(r.code).toBe(0);
+  });
+
+  // Changed (documented in docs/tree-check.md): other .devrites/ files — plan.md, spec.md, a note — are
+  // records a leaf must not touch, so a scout that changed one is stale. Before, every .devrites/ path was
+  // excluded from the tree check.
+  it("a .devrites/ record other than the CLI's (plan.md) changed → result.stale", async () => {
+    repo.write(".devrites/plan.md", "# plan\n");
+    const p = await repo.packet("devrites-evidence-scout");
+    repo.write(".devrites/plan.md", "# plan, rewritten by a leaf\n");
+    await repo.record(p, repo.resultFor(p));
+    const r = await repo.check(p);
+    expect(codes(r)).toEqual(["result.stale"]);
+    expect(r.json.diagnostics[0]!.path).toBe(".devrites/plan.md");
   });
 
   it("a gate raised by an otherwise valid result pauses with exit 3 and keeps the run active", async () => {

@@ -51,7 +51,17 @@ describe("packet new: writes", () => {
 
     const baseline = verifyBaselineRecord(repo.read(`.devrites/runs/${p.run_id}/baseline.json`), p, "b");
     expect(baseline.ok).toBe(true);
-    if (baseline.ok) expect(baseline.record.dirty.map((e) => e.path)).toEqual(["src/app.ts"]);
+    // The dirty path, its index side, and the git folder's state (docs/tree-check.md)
+    if (baseline.ok)
+      expect(
+        baseline.record.dirty
+          .map((e) => e.path)
+          .filter((p) => !p.startsWith(".git/") || p.startsWith(".git/index/")),
+      ).toEqual([".git/index/src/app.ts", "src/app.ts"]);
+    if (baseline.ok)
+      expect(baseline.record.dirty.map((e) => e.path)).toEqual(
+        expect.arrayContaining([".git/HEAD", ".git/config", ".git/refs", ".git/index-flags"]),
+      );
 
     const state = JSON.parse(repo.read(".devrites/state.json"));
     expect(state.active_runs).toEqual([

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runCapture } from "../../src/cli/test-io.js";
@@ -201,5 +201,122 @@ describe("result check: inputs", () => {
       data: { verdict: "rejected", codes: ["result.partial"] },
     });
     expect(JSON.parse(repo.read(".devrites/state.json")).active_runs).toHaveLength(1);
+  });
+});
+
+describe("strict envelopes: what is stored and judged is exactly the bytes received", () => {
+  const bytes = (s: string) => Buffer.from(s, "utf8");
+  const withByte = (s: string, at: string, b: number) => {
+    const i = s.indexOf(at);
+    return Buffer.concat([bytes(s.slice(0, i)), Buffer.from([b]), bytes(s.slice(i + at.length))]);
+  };
+
+  it("result record refuses a repeated key, invalid UTF-8 and a byte-order mark, each with its code", async () => {
+    const text = JSON.stringify(repo.resultFor(p));
+    const dup = text.replace('"status":"complete"', '"status":"failed","status":"complete"');
+    const cases: [string, string | Uint8Array, string][] = [
+      ["duplicate", dup, "envelope.duplicate-key"],
+      ["duplicate in a fence", `done\n\`\`\`json\n${dup}\n\`\`\`\n`, "envelope.duplicate-key"],
+      ["invalid UTF-8", withByte(text, "complete", 0xff), "envelope.invalid-encoding"],
+      [
+        "byte-order mark",
+        Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), bytes(text)]),
+        "envelope.byte-order-mark",
+      ],
+      ["lone surrogate", text.replace("complete", "complete\ud800"), "envelope.invalid-encoding"],
+    ];
+    for (const [name, input, code] of cases) {
+      const r = await repo.cli(["result", "record", p.run_id], input);
+      expect({ name, code: r.code, codes: codes(r) }).toEqual({ name, code: 1, codes: [code] });
+      expect(r.json.diagnostics[0]!.path).toBe("stdin");
+    }
+    expect(events()).toEqual(["packet.created"]);
+    // --file names the file
+    writeFileSync(join(repo.root, "leaf.txt"), withByte(text, "complete", 0xc3));
+    const f = await repo.cli(["result", "record", p.run_id, "--file", "leaf.txt"]);
+    expect(codes(f)).toEqual(["envelope.invalid-encoding"]);
+    expect(f.json.diagnostics[0]!.path).toBe("leaf.txt");
+  });
+
+  it("near misses are stored byte for byte: non-ASCII text, U+FEFF and U+FFFD inside strings, CRLF in a fence", async () => {
+    const r0 = repo.resultFor(p);
+    (r0.payload.content as { findings: { claim: string }[] }).findings[0]!.claim =
+      "vérifié ☃ \uFEFF \uFFFD 😀";
+    const json = JSON.stringify(r0, null, 2).replace(/\n/g, "\r\n");
+    const input = bytes(`Done.\r\n\`\`\`json\r\n${json}\r\n\`\`\`\r\n`);
+    const r = await repo.cli(["result", "record", p.run_id], input);
+    expect(r.code).toBe(0);
+    const stored = readFileSync(join(repo.root, p.result_path));
+    expect(stored.equals(bytes(`${json}\n`))).toBe(true);
+    expect(input.includes(stored.subarray(0, -1))).toBe(true);
+    const c = await repo.check(p);
+    expect(c.json.diagnostics).toEqual([]);
+    expect(c.code).toBe(0);
+  });
+
+  it("result check refuses a stored result with a repeated key, invalid UTF-8 or a byte-order mark", async () => {
+    const text = JSON.stringify(repo.resultFor(p));
+    for (const [content, code] of [
+      [
+        bytes(text.replace('"status":"complete"', '"status":"failed","status":"complete"')),
+        "envelope.duplicate-key",
+      ],
+      [withByte(text, "complete", 0x80), "envelope.invalid-encoding"],
+      [Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), bytes(text)]), "envelope.byte-order-mark"],
+    ] as const) {
+      writeFileSync(join(repo.root, p.result_path), content);
+      const r = await repo.check(p);
+      expect(r.code).toBe(1);
+      expect(codes(r)).toEqual([code]);
+      expect(r.json.diagnostics[0]!.path).toBe(p.result_path);
+    }
+    writeFileSync(join(repo.root, p.result_path), `${text}\n`);
+    expect((await repo.check(p)).code).toBe(0);
+  });
+
+  it("result check reads packet.json, baseline.json and the ledger with the same strict reader", async () => {
+    await repo.record(p, repo.resultFor(p));
+    const packetRel = `.devrites/runs/${p.run_id}/packet.json`;
+    const baselineRel = `.devrites/runs/${p.run_id}/baseline.json`;
+    const eventsRel = `.devrites/runs/${p.run_id}/events.jsonl`;
+    const original = {
+      packet: repo.read(packetRel),
+      baseline: repo.read(baselineRel),
+      events: repo.read(eventsRel),
+    };
+    const restore = () => {
+      repo.write(packetRel, original.packet);
+      repo.write(baselineRel, original.baseline);
+      repo.write(eventsRel, original.events);
+    };
+    // the packet: a repeated key
+    repo.write(packetRel, original.packet.replace('"role":', '"role": "devrites-slice-wright", "role":'));
+    let r = await repo.check(p);
+    expect(codes(r)).toEqual(["envelope.duplicate-key", "packet.invalid"]);
+    expect(r.json.diagnostics.find((d) => d.code === "envelope.duplicate-key")!.path).toBe(packetRel);
+    restore();
+    // the baseline: a byte-order mark
+    writeFileSync(join(repo.root, baselineRel), `\uFEFF${original.baseline}`);
+    r = await repo.check(p);
+    expect(codes(r)).toEqual(["envelope.byte-order-mark"]);
+    expect(r.json.diagnostics[0]!.path).toBe(baselineRel);
+    restore();
+    // the baseline: a repeated key
+    repo.write(baselineRel, original.baseline.replace('"dirty":', '"dirty": [], "dirty":'));
+    r = await repo.check(p);
+    expect(codes(r)).toEqual(["envelope.duplicate-key"]);
+    restore();
+    // a ledger line with a repeated key (e.g. a forged guard event)
+    const forged = `{"ts":"${p.created_at}","run_id":"${p.run_id}","run_id":"${p.run_id}","type":"hook.subagent-stop","data":{}}\n`;
+    repo.write(eventsRel, original.events + forged);
+    r = await repo.check(p);
+    expect(r.code).toBe(1);
+    expect(codes(r)).toEqual(["envelope.duplicate-key"]);
+    expect(r.json.diagnostics[0]).toMatchObject({ path: eventsRel, line: 3 });
+    restore();
+    // near miss: a torn last line stays tolerated, as before
+    repo.write(eventsRel, `${original.events}{"ts":`);
+    r = await repo.check(p);
+    expect(r.code).toBe(0);
   });
 });

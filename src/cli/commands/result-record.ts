@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { ExitCode, error } from "../../core/diagnostics.js";
-import { readInput } from "../../dispatch/fs-read.js";
+import { readInputBytes } from "../../dispatch/fs-read.js";
 import { recordResult } from "../../dispatch/result-record.js";
 import { locateRoot } from "../../dispatch/root.js";
 import { type Command, str } from "../command.js";
@@ -12,8 +12,9 @@ export const resultRecord: Command = {
   help: `Options:
   --file <text-file>  read the leaf's final message from this file (default: standard input)
 
-The text must be one bare JSON object, or contain exactly one \`\`\`json fenced block. The object is
-written atomically to .devrites/runs/<run-id>/result.json and result.recorded is appended to the run's
+The text must be UTF-8 (no byte-order mark) and be one bare JSON object, or contain exactly one
+\`\`\`json fenced block; an object naming a key twice is refused. The object's text, byte for byte as
+received, is written atomically to .devrites/runs/<run-id>/result.json and result.recorded is appended to the run's
 events.jsonl. It is not judged here: run \`devrites result check\` next.
 
 Exit: 0 recorded · 1 no single JSON object, run not active, or a different result already recorded ·
@@ -22,11 +23,13 @@ Exit: 0 recorded · 1 no single JSON object, run not active, or a different resu
   positionals: [1, 1],
   async run(args, io) {
     const file = str(args, "file");
-    let text: string;
+    let text: string | Uint8Array;
     if (file !== undefined) {
-      const read = readInput(resolve(io.cwd, file), file, "the leaf's result text");
+      const read = readInputBytes(resolve(io.cwd, file), file, "the leaf's result text");
       if (!read.ok) return read;
-      text = read.text;
+      text = read.bytes;
+    } else if (io.readStdinBytes) {
+      text = await io.readStdinBytes();
     } else if (io.readStdin) {
       text = await io.readStdin();
     } else {

@@ -1,0 +1,103 @@
+/**
+ * A wave of read-only runs on one frozen candidate, written the way `packet new` leaves them (baseline.json,
+ * packet.json, the run's anchor in the git folder, the `packet.created` line with the digests, the state
+ * entry) plus a valid result for each, without paying for a `packet new` per run.
+ */
+
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { absoluteGitDir } from "../src/baseline/index.js";
+import { anchorFor, writeAnchor } from "../src/dispatch/anchor.js";
+import { buildBaselineRecord, buildPacket } from "../src/dispatch/packet.js";
+import { sampleResult } from "../src/envelope/fixtures.js";
+import { ROLES, type RoleName } from "../src/envelope/roles.js";
+import type { AgentPacket } from "../src/envelope/types.js";
+import { appendEvent, readState, workspacePaths, writeState } from "../src/run/workspace.js";
+
+const READ_ONLY: RoleName[] = [
+  "devrites-evidence-scout",
+  "devrites-plan-drafter",
+  "devrites-proof-runner",
+  "devrites-spec-reviewer",
+  "devrites-code-reviewer",
+];
+
+/** `count` packets (the first is `first`, already written by `packet new`), each with a stored result. */
+export async function writeWave(
+  root: string,
+  first: AgentPacket,
+  count: number,
+  inputs: string[],
+): Promise<AgentPacket[]> {
+  const record = JSON.parse(readFileSync(join(root, workspacePaths.baseline(first.run_id)), "utf8"));
+  const gitDir = await absoluteGitDir(root);
+  const now = new Date();
+  const packets: AgentPacket[] = [first];
+  for (let i = 1; i < count; i++) {
+    const role = READ_ONLY[i % READ_ONLY.length]!;
+    const runId = first.run_id.replace(/-[0-9a-f]{8}$/, `-${(i + 0x10000000).toString(16)}`);
+    packets.push(
+      buildPacket(
+        {
+          runId,
+          role,
+          rite: "rite-build",
+          phase: "build",
+          stepNumber: i + 1,
+          objective: "Benchmark.",
+          allow: [],
+          inputs,
+          now,
+        },
+        first.baseline,
+        record.touched,
+      ),
+    );
+  }
+  const state = readState(root, now.toISOString());
+  if (!state.ok) throw new Error("state unreadable");
+  for (const p of packets) {
+    mkdirSync(join(root, workspacePaths.runDir(p.run_id)), { recursive: true });
+    if (p !== first) {
+      const baselineBytes = Buffer.from(
+        `${JSON.stringify(buildBaselineRecord(p.run_id, record.head, record.dirty, record.touched), null, 2)}\n`,
+      );
+      writeFileSync(join(root, workspacePaths.baseline(p.run_id)), baselineBytes);
+      const anchor = anchorFor(p, baselineBytes);
+      if (gitDir) writeAnchor(gitDir, anchor);
+      writeFileSync(join(root, workspacePaths.packet(p.run_id)), `${JSON.stringify(p, null, 2)}\n`);
+      appendEvent(root, {
+        ts: now.toISOString(),
+        run_id: p.run_id,
+        type: "packet.created",
+        data: {
+          role: p.role,
+          rite: p.rite,
+          phase: p.phase,
+          step_id: p.step_id,
+          baseline_id: p.baseline.id,
+          allowed_repo_writes: p.scope.allowed_repo_writes,
+          inputs,
+          packet_sha256: anchor.packet_sha256,
+          baseline_sha256: anchor.baseline_sha256,
+        },
+      });
+      state.state.active_runs.push({
+        run_id: p.run_id,
+        role: p.role,
+        step_id: p.step_id,
+        packet_path: workspacePaths.packet(p.run_id),
+        created_at: p.created_at,
+      });
+    }
+    const r = sampleResult(ROLES[p.role].payload);
+    r.run_id = p.run_id;
+    r.role = p.role;
+    r.baseline_id = p.baseline.id;
+    r.budget = { files_used: 5, loaded_lines_used: 300, ...p.budgets };
+    r.side_effects = { repo_writes: [], scratch_writes: [] };
+    writeFileSync(join(root, p.result_path), `${JSON.stringify(r, null, 2)}\n`);
+  }
+  writeState(root, state.state);
+  return packets;
+}

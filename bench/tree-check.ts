@@ -1,0 +1,184 @@
+/**
+ * The tree check's cost with ignored content (docs/tree-check.md): the 20,000-file repository with 2,000
+ * dirty files, plus an ignored `node_modules/` of 20,000 files, then the same with the ignored folder
+ * doubled. Per size: one `result check` (its own snapshot, best of five) against `git status --porcelain`
+ * in the same run (alternated, best of five each; target ≤ 4×), a wave (`packet new` + 200 results
+ * checked; target ≤ 1.5 s, as `validate` measures it without ignored files), and `devrites validate`
+ * over the 200 accepted runs (target ≤ 1.5 s).
+ */
+
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os, { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { runCapture } from "../src/cli/test-io.js";
+import { runPacketNew } from "../src/dispatch/packet-new.js";
+import { runResultCheck, runResultChecks } from "../src/dispatch/result-check.js";
+import { recordResult } from "../src/dispatch/result-record.js";
+import { sampleResult } from "../src/envelope/fixtures.js";
+import { ROLES } from "../src/envelope/roles.js";
+import type { AgentPacket } from "../src/envelope/types.js";
+import { listRunDirs } from "../src/run/workspace.js";
+import type { Row } from "./_types.js";
+import { writeWave } from "./_wave.js";
+
+const FILES = 20_000;
+const DIRS = 200;
+const MODIFIED = 1_800;
+const UNTRACKED = 200;
+const IGNORED = 20_000;
+const IGNORED_DIRS = 400;
+const WAVE = 200;
+
+function filler(seed: number, bytes: number): string {
+  const line = `// ${seed.toString(36)} the quick brown fox jumps over the lazy dog ${seed * 7919}\n`;
+  return line.repeat(Math.max(1, Math.ceil(bytes / line.length)));
+}
+
+function git(root: string, ...args: string[]): Buffer {
+  return execFileSync("git", args, { cwd: root, stdio: ["ignore", "pipe", "ignore"], maxBuffer: 1 << 28 });
+}
+
+async function ms(fn: () => Promise<unknown> | unknown): Promise<number> {
+  const t = performance.now();
+  await fn();
+  return performance.now() - t;
+}
+
+function addIgnored(root: string, from: number, count: number): void {
+  for (let i = from; i < from + count; i++) {
+    const dir = join(
+      root,
+      "node_modules",
+      `pkg${i % IGNORED_DIRS}`,
+      `lib${Math.floor(i / IGNORED_DIRS) % 5}`,
+    );
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, `m${i}.js`), `module.exports = ${i};\n`);
+  }
+}
+
+async function scoutPacket(root: string): Promise<AgentPacket> {
+  const out = await runPacketNew({
+    cwd: root,
+    role: "devrites-evidence-scout",
+    rite: "rite-build",
+    objective: "Benchmark: map the fixture.",
+    allow: [],
+    inputs: ["d0/f0.ts"],
+    now: new Date(),
+  });
+  if (out.exitCode !== 0 || !out.data)
+    throw new Error(`packet new failed: ${JSON.stringify(out.diagnostics)}`);
+  return out.data.packet;
+}
+
+function resultText(p: AgentPacket): string {
+  const r = sampleResult(ROLES[p.role].payload);
+  r.run_id = p.run_id;
+  r.role = p.role;
+  r.baseline_id = p.baseline.id;
+  r.budget = { files_used: 5, loaded_lines_used: 300, ...p.budgets };
+  r.side_effects = { repo_writes: [], scratch_writes: [] };
+  return JSON.stringify(r);
+}
+
+export async function run(): Promise<Row[]> {
+  const top = mkdtempSync(join(tmpdir(), "devrites-bench-tree-"));
+  const root = join(top, "repo");
+  const rows: Row[] = [];
+  const row = (metric: string, value: number, unit: string, extra: Partial<Row> = {}) =>
+    rows.push({ section: "tree-check", metric, value, unit, ...extra });
+  try {
+    mkdirSync(root);
+    git(root, "init", "-q", "-b", "main");
+    git(root, "config", "user.email", "bench@example.invalid");
+    git(root, "config", "user.name", "bench");
+    git(root, "config", "commit.gpgsign", "false");
+    writeFileSync(join(root, ".gitignore"), "node_modules/\n");
+    const paths: string[] = [];
+    for (let d = 0; d < DIRS; d++) mkdirSync(join(root, `d${d}`));
+    for (let i = 0; i < FILES; i++) {
+      const p = `d${i % DIRS}/f${i}.ts`;
+      paths.push(p);
+      writeFileSync(join(root, p), filler(i, 1024));
+    }
+    git(root, "add", "-A");
+    git(root, "commit", "-q", "-m", "bench fixture");
+    for (let k = 0; k < MODIFIED; k++)
+      writeFileSync(join(root, paths[k * Math.floor(FILES / MODIFIED)]!), filler(k + FILES, 4096));
+    for (let k = 0; k < UNTRACKED; k++) writeFileSync(join(root, `d${k % DIRS}/new${k}.ts`), filler(k, 8192));
+
+    let ignored = 0;
+    for (const size of [IGNORED, 2 * IGNORED]) {
+      addIgnored(root, ignored, size - ignored);
+      ignored = size;
+      const label = `${FILES / 1000}k files, ${MODIFIED + UNTRACKED} dirty, node_modules ${size / 1000}k ignored`;
+
+      // one result check against git status, alternated, best of five each
+      const p = await scoutPacket(root);
+      const rec = recordResult({
+        root,
+        runId: p.run_id,
+        text: resultText(p),
+        source: "bench",
+        now: new Date(),
+      });
+      if (rec.exitCode !== 0) throw new Error(`record failed: ${JSON.stringify(rec.diagnostics)}`);
+      let status = Number.POSITIVE_INFINITY;
+      let check = Number.POSITIVE_INFINITY;
+      let verdict = "";
+      for (let i = 0; i < 5; i++) {
+        status = Math.min(status, await ms(() => git(root, "status", "--porcelain")));
+        check = Math.min(
+          check,
+          await ms(async () => {
+            verdict =
+              (await runResultCheck({ cwd: root, result: p.result_path, now: new Date() })).data?.verdict ??
+              "none";
+          }),
+        );
+      }
+      row(`git status --porcelain (${label})`, status, "ms");
+      row(`one result check (${label})`, check, "ms", { note: `verdict ${verdict}` });
+      row(`result check / git status (${label})`, check / status, "×", {
+        target: "≤ 4",
+        ok: check / status <= 4,
+      });
+
+      // a wave: packet new + 200 results checked on one snapshot
+      const t0 = performance.now();
+      const first = await scoutPacket(root);
+      const freeze = performance.now() - t0;
+      const packets = await writeWave(root, first, WAVE, ["d0/f0.ts"]);
+      const wave = await ms(() =>
+        runResultChecks({
+          cwd: root,
+          items: packets.map((q) => ({ result: q.result_path })),
+          now: new Date(),
+        }),
+      );
+      row(`baseline + ${WAVE} result checks (${label})`, freeze + wave, "ms", {
+        target: "≤ 1500",
+        ok: freeze + wave <= 1500,
+        note: `packet new ${freeze.toFixed(0)} ms; load average ${os.loadavg()[0]?.toFixed(1)}`,
+      });
+
+      // devrites validate over every accepted run (re-derived from packet, result and anchored evidence)
+      await runCapture(["validate", "--json"], root); // warm the command's modules
+      let code = -1;
+      const validate = await ms(async () => {
+        code = (await runCapture(["validate", "--json"], root)).code;
+      });
+      row(`devrites validate, every run so far (${label})`, validate, "ms", {
+        target: "≤ 1500",
+        ok: validate <= 1500 && code === 0,
+        note: `exit ${code}; ${listRunDirs(root).length} runs`,
+      });
+    }
+    return rows;
+  } finally {
+    rmSync(top, { recursive: true, force: true });
+  }
+}

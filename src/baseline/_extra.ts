@@ -1,0 +1,330 @@
+/**
+ * What a leaf can change that `git status` does not report, as extra manifest entries (see
+ * docs/tree-check.md). Each entry's `path` cannot be a path `git status` reports: `.git/…` names the git
+ * folder's state (git never tracks or lists a `.git` path), `<dir>/` (a trailing slash) an ignored directory.
+ * The `.devrites/` records other than the CLI's own are entries under their real paths.
+ *
+ * - git state: `.git/HEAD` (the file's text: a symbolic ref or a detached commit), `.git/refs` (every ref and
+ *   what it points at, `refs/remotes/` excepted: a background fetch is not the leaf), `.git/config` (and
+ *   `config.worktree`), `.git/hooks/<name>` and `.git/info/<name>` (each file), `.git/objects/info/alternates`,
+ *   `.git/index-flags` (which index entries are assume-unchanged or skip-worktree), and `.git/index/<path>`
+ *   for every path `git status` lists: the index's mode and blob for it (a change made only in the index of a
+ *   file already dirty at the baseline).
+ * - ignored paths: one entry per ignored file or directory git lists (`--ignored=matching`), whose digest is
+ *   a stat signature — for every file and directory under it: path, type, size, mtime_ns, ctime_ns, ino,
+ *   mode, nlink. Contents are not read. Sees: any create, delete, rename, write (mtime/ctime/size/ino),
+ *   chmod, hard link. Cannot see: a rewrite that leaves size, mtime and ctime unchanged (ctime cannot be set
+ *   from user space, so only on a file system whose timestamps are coarser than the time between the freeze
+ *   and the write).
+ */
+
+import { isUtf8 } from "node:buffer";
+import { lstatSync, readdirSync, readFileSync, readlinkSync, type Stats } from "node:fs";
+import { join } from "node:path";
+import { execa } from "execa";
+import { sha256Hex } from "../core/hash.js";
+import { gitOk } from "./_git.js";
+import { joinRaw, pathFromBytes } from "./_paths.js";
+import type { ManifestEntry } from "./types.js";
+
+/** Files and directories one ignored tree may hold before devrites refuses to fingerprint it (fail closed). */
+export const IGNORED_MAX_ENTRIES = 2_000_000;
+
+/** An ignored path's stat signature. */
+export interface IgnoredTree {
+  /** Repository-relative, as git listed it; directories end with `/`. */
+  path: string;
+  raw: Buffer;
+  dir: boolean;
+  /** One line per file or directory under it (itself included): the signature's text. */
+  lines: string[];
+  /** Repository-relative paths of the files it holds (to leave out the touched ones). */
+  files: string[];
+  /** The signature's digest with nothing left out, once computed. */
+  digest?: string;
+}
+
+function statLine(rel: string, abs: Buffer | string): { line: string; dir: boolean } | null {
+  let st: Stats;
+  try {
+    st = lstatSync(abs);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return null;
+    throw e;
+  }
+  const dir = st.isDirectory();
+  const type = dir ? "d" : st.isSymbolicLink() ? "l" : st.isFile() ? "f" : "o";
+  // Times in ms with their fraction (sub-microsecond resolution), the permission bits in octal as find prints.
+  return {
+    line: `${rel}\u0000${type} ${st.size} ${st.mtimeMs} ${st.ctimeMs} ${st.ino} ${(st.mode & 0o7777).toString(8)} ${st.nlink}`,
+    dir,
+  };
+}
+
+/** Walk one ignored path (without following links) into its signature. */
+export function ignoredTree(root: string, raw: Buffer, dir: boolean): IgnoredTree {
+  const top = pathFromBytes(raw);
+  const tree: IgnoredTree = { path: dir ? `${top}/` : top, raw, dir, lines: [], files: [] };
+  const stack: Buffer[] = [raw];
+  while (stack.length > 0) {
+    const rel = stack.pop()!;
+    const relPath = pathFromBytes(rel);
+    const abs = joinRaw(root, rel);
+    const stat = statLine(relPath, abs);
+    if (stat === null) continue;
+    tree.lines.push(stat.line);
+    if (tree.lines.length > IGNORED_MAX_ENTRIES)
+      throw new Error(
+        `the ignored path ${top} holds more than ${IGNORED_MAX_ENTRIES} entries; devrites cannot fingerprint it`,
+      );
+    if (!stat.dir) {
+      tree.files.push(relPath);
+      continue;
+    }
+    let names: Buffer[];
+    try {
+      names = readdirSync(abs, { encoding: "buffer" });
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === "ENOENT" || code === "ENOTDIR") continue;
+      throw e;
+    }
+    for (const n of names) stack.push(Buffer.concat([rel, Buffer.from("/"), n]));
+  }
+  tree.lines.sort();
+  return tree;
+}
+
+/**
+ * The ignored trees as entries, leaving out the files in `exclude` (the packet's touched paths: the touched
+ * manifest hashes those exactly, and an allowlisted ignored file must not make its whole folder changed).
+ */
+export function ignoredEntries(trees: readonly IgnoredTree[], exclude: ReadonlySet<string>): ManifestEntry[] {
+  return trees.map((t) => {
+    const excluded = exclude.size > 0 && t.files.some((f) => exclude.has(f));
+    // The signature without exclusions is the same for every packet: hashed once per snapshot.
+    if (!excluded) t.digest ??= sha256Hex(t.lines.join("\n"));
+    const sha256 = excluded
+      ? sha256Hex(t.lines.filter((l) => !exclude.has(l.slice(0, l.indexOf("\u0000")))).join("\n"))
+      : t.digest!;
+    return { path: t.path, type: "file", exec: false, sha256 };
+  });
+}
+
+/** The git folder's behaviour-changing state (see the module comment). */
+export async function gitStateEntries(
+  root: string,
+  gitDir: string,
+  commonDir: string,
+  hiddenListing: Buffer,
+): Promise<ManifestEntry[]> {
+  const out: ManifestEntry[] = [];
+  const file = (path: string, abs: string) => {
+    const e = fileEntry(path, abs);
+    if (e) out.push(e);
+  };
+  file(".git/HEAD", join(gitDir, "HEAD"));
+  file(".git/config", join(commonDir, "config"));
+  file(".git/config.worktree", join(gitDir, "config.worktree"));
+  file(".git/objects/info/alternates", join(commonDir, "objects", "info", "alternates"));
+  for (const sub of ["hooks", "info"]) {
+    let names: string[] = [];
+    try {
+      names = readdirSync(join(commonDir, sub));
+    } catch {
+      names = [];
+    }
+    for (const n of names.sort()) file(`.git/${sub}/${n}`, join(commonDir, sub, n));
+  }
+  const refs = await gitOk(root, ["for-each-ref", "--format=%(refname)%00%(objectname)%00%(symref)"]);
+  const kept = refs
+    .toString("latin1")
+    .split("\n")
+    .filter((l) => l !== "" && !l.startsWith("refs/remotes/"))
+    .join("\n");
+  out.push({ path: ".git/refs", type: "file", exec: false, sha256: sha256Hex(Buffer.from(kept, "latin1")) });
+  // Which index entries git is told not to look at, and how (`ls-files -v` tags other than `H`).
+  const flagged: Buffer[] = [];
+  for (let start = 0; start < hiddenListing.length; ) {
+    const end = hiddenListing.indexOf(0, start);
+    if (end < 0) break;
+    const rec = hiddenListing.subarray(start, end);
+    if (rec[0] !== 0x48 /* H */) flagged.push(rec);
+    start = end + 1;
+  }
+  out.push({
+    path: ".git/index-flags",
+    type: "file",
+    exec: false,
+    sha256: sha256Hex(Buffer.concat(flagged.flatMap((r) => [r, Buffer.from([0])]))),
+  });
+  return out;
+}
+
+/** `.git/index/<path>`: the index's mode and object for a path git status listed (porcelain v2 `mI hI`). */
+export function indexEntry(path: string, modeAndBlob: string): ManifestEntry {
+  return { path: `.git/index/${path}`, type: "file", exec: false, sha256: sha256Hex(modeAndBlob) };
+}
+
+/** The CLI's own records under `.devrites/`: written while leaves run, so never a leaf's change. */
+const CLI_RECORDS = new Set([
+  "state.json",
+  "questions.jsonl",
+  "decisions.jsonl",
+  "engine.lock",
+  "install.json",
+]);
+const CLI_DIRS = new Set(["runs"]);
+
+/**
+ * `.devrites/` files other than those the CLI writes during a run (`runs/`, `state.json`, the ledgers, the
+ * engine lock, `install.json`): the spec, plan, proof and review records and anything else found there
+ * (generated hook bundles included; `devrites validate` also compares those with the install manifest).
+ */
+export function workspaceEntries(root: string): ManifestEntry[] {
+  const out: ManifestEntry[] = [];
+  const walk = (rel: string, depth: number) => {
+    let names: string[];
+    try {
+      names = readdirSync(join(root, rel));
+    } catch {
+      return;
+    }
+    for (const n of names.sort()) {
+      const r = `${rel}/${n}`;
+      // (and the CLI's temp files beside them, mid atomic write)
+      if (depth === 0 && (CLI_RECORDS.has(n) || CLI_DIRS.has(n) || n.endsWith(".devrites-tmp"))) continue;
+      let st: Stats;
+      try {
+        st = lstatSync(join(root, r));
+      } catch {
+        continue;
+      }
+      if (st.isDirectory()) {
+        if (depth < 16) walk(r, depth + 1);
+        continue;
+      }
+      const e = fileEntry(r, join(root, r));
+      if (e) out.push(e);
+    }
+  };
+  walk(".devrites", 0);
+  return out;
+}
+
+function fileEntry(path: string, abs: string): ManifestEntry | null {
+  let st: Stats;
+  try {
+    st = lstatSync(abs);
+  } catch {
+    return null;
+  }
+  if (st.isSymbolicLink())
+    return { path, type: "symlink", exec: false, sha256: sha256Hex(readlinkBytes(abs)) };
+  if (!st.isFile()) return { path, type: "file", exec: false, sha256: sha256Hex(`not a file: ${st.mode}`) };
+  return { path, type: "file", exec: (st.mode & 0o100) !== 0, sha256: sha256Hex(readFileSync(abs)) };
+}
+
+function readlinkBytes(abs: string): Buffer {
+  return readlinkSync(abs, { encoding: "buffer" });
+}
+
+let findWorks: boolean | undefined;
+
+/**
+ * Every ignored path's signature, in one `find -printf` child process when GNU find is there (it runs beside
+ * the hashing of dirty files, on another core, and is several times faster than walking in Node), else by
+ * `ignoredTree`. One method per process, so two snapshots always compare like with like; a `find` that fails
+ * once it is known to work (a file vanished mid-walk) fails the snapshot: the tree is changing.
+ */
+export async function ignoredTrees(
+  root: string,
+  listed: readonly { raw: Buffer; dir: boolean }[],
+): Promise<IgnoredTree[]> {
+  if (listed.length === 0) return [];
+  if (findWorks === undefined) {
+    const probe = await execa("find", [".", "-maxdepth", "0", "-printf", "%y"], { cwd: root, reject: false });
+    findWorks = process.platform === "linux" && probe.exitCode === 0 && probe.stdout === "d";
+  }
+  if (!findWorks) return listed.map((l) => ignoredTree(root, l.raw, l.dir));
+  const args = listed.map((l) => Buffer.concat([Buffer.from("./"), l.raw]).toString("latin1"));
+  const r = await execa("find", [...args, "-printf", "%p\\0%y %s %T@ %C@ %i %m %n\\0"], {
+    cwd: root,
+    reject: false,
+    encoding: "buffer",
+    stripFinalNewline: false,
+    maxBuffer: 1024 * 1024 * 1024,
+    env: { ...process.env, LC_ALL: "C" },
+  });
+  if (r.exitCode !== 0)
+    throw new Error(
+      `find could not walk the ignored paths (${Buffer.from(r.stderr ?? "")
+        .toString()
+        .trim()})`,
+    );
+  const out = Buffer.from(r.stdout ?? new Uint8Array());
+  const trees: IgnoredTree[] = listed.map((l) => {
+    const top = pathFromBytes(l.raw);
+    return { path: l.dir ? `${top}/` : top, raw: l.raw, dir: l.dir, lines: [], files: [] };
+  });
+  if (isUtf8(out) && listed.every((l) => isUtf8(l.raw))) {
+    // The common case, without a Buffer per record: every name is UTF-8, so strings compare as bytes do.
+    const parts = out.toString("utf8").split("\u0000");
+    if (parts.length % 2 !== 1 || parts[parts.length - 1] !== "") throw new Error("find output is truncated");
+    let t = 0;
+    for (let i = 0; i + 1 < parts.length; i += 2) {
+      const rel = parts[i]!.slice(2);
+      const stat = parts[i + 1]!;
+      while (t < trees.length && !withinText(rel, trees[t]!)) t++;
+      const tree = trees[t];
+      if (!tree) throw new Error(`find listed ${rel}, outside the paths it was given`);
+      tree.lines.push(`${rel}\u0000${stat}`);
+      if (stat[0] !== "d") tree.files.push(rel);
+    }
+    for (const tr of trees) {
+      if (tr.lines.length > IGNORED_MAX_ENTRIES)
+        throw new Error(
+          `the ignored path ${tr.path} holds more than ${IGNORED_MAX_ENTRIES} entries; devrites cannot fingerprint it`,
+        );
+      tr.lines.sort();
+    }
+    return trees;
+  }
+  let k = 0;
+  let start = 0;
+  while (start < out.length) {
+    const a = out.indexOf(0, start);
+    const b = a < 0 ? -1 : out.indexOf(0, a + 1);
+    if (a < 0 || b < 0) throw new Error("find output is truncated");
+    const raw = out.subarray(start + 2, a); // without the leading "./"
+    const stat = out.subarray(a + 1, b).toString("latin1");
+    start = b + 1;
+    while (k < trees.length && !within(raw, trees[k]!.raw)) k++;
+    const tree = trees[k];
+    if (!tree) throw new Error(`find listed ${pathFromBytes(raw)}, outside the paths it was given`);
+    const rel = pathFromBytes(raw);
+    tree.lines.push(`${rel}\u0000${stat}`);
+    if (tree.lines.length > IGNORED_MAX_ENTRIES)
+      throw new Error(
+        `the ignored path ${tree.path} holds more than ${IGNORED_MAX_ENTRIES} entries; devrites cannot fingerprint it`,
+      );
+    if (stat[0] !== "d") tree.files.push(rel);
+  }
+  for (const t of trees) t.lines.sort();
+  return trees;
+}
+
+function withinText(rel: string, tree: IgnoredTree): boolean {
+  const top = tree.dir ? tree.path.slice(0, -1) : tree.path;
+  return (
+    rel === top || (rel.length > top.length && rel.charCodeAt(top.length) === 0x2f && rel.startsWith(top))
+  );
+}
+
+function within(raw: Buffer, top: Buffer): boolean {
+  return (
+    raw.equals(top) ||
+    (raw.length > top.length && raw[top.length] === 0x2f && raw.subarray(0, top.length).equals(top))
+  );
+}
