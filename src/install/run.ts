@@ -17,6 +17,7 @@ import { HOSTS, type Host, type PlannedFile } from "../hosts/types.js";
 import { acquireFileLock } from "../run/lock.js";
 import { emptyState } from "../run/workspace.js";
 import { locatePreCommit, preCommitScript } from "./git-hook.js";
+import { LAUNCHER_PATH, launcherScript } from "./launcher.js";
 import {
   INSTALL_MANIFEST,
   INSTALL_SCHEMA,
@@ -105,7 +106,7 @@ export async function runInstall(opts: InstallOptions): Promise<InstallOutcome> 
 
 function classOf(path: string, kind: string): PathClass {
   if (kind === "git-hook") return "git-hook";
-  if (path === STATE_PATH || path === INSTALL_MANIFEST) return "workspace";
+  if (path === STATE_PATH || path === INSTALL_MANIFEST || path === LAUNCHER_PATH) return "workspace";
   return "output";
 }
 
@@ -197,12 +198,13 @@ async function installLocked(opts: InstallOptions, target: InstallTarget): Promi
       content: `${JSON.stringify(emptyState(opts.now.toISOString()), null, 2)}\n`,
       mode: 0o644,
     });
+    const bin = join(PACKAGE_ROOT, "bin", "devrites.js");
+    const fallback = existsSync(bin) ? { node: process.execPath, bin } : undefined;
+    desired.push({ path: LAUNCHER_PATH, kind: "owned", content: launcherScript(fallback), mode: 0o755 });
     if (wantHook) {
       const where = await locatePreCommit(root);
       if (!where.ok) return { exitCode: ExitCode.Usage, diagnostics: [...diagnostics, where.diagnostic] };
       chainedPath = where.chainedRel;
-      const bin = join(PACKAGE_ROOT, "bin", "devrites.js");
-      const fallback = existsSync(bin) ? { node: process.execPath, bin } : undefined;
       desired.push({ path: where.rel, kind: "git-hook", content: preCommitScript(fallback), mode: 0o755 });
     }
   }

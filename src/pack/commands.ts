@@ -12,10 +12,19 @@ export interface CommandMention {
   line: number;
   /** The mention as written, for messages. */
   text: string;
+  /** Named through the launcher (`.devrites/bin/devrites …`), the one way a rite runs the CLI. */
+  launcher: boolean;
 }
 
-/** `devrites` preceded by start, whitespace or a shell separator, followed by whitespace and a word. */
-const MENTION = /(?:^|[\s;&|(`$])devrites[ \t]+([a-z][a-z0-9-]*(?:[ \t]+[a-z][a-z0-9-]*)*)/g;
+/** How a rite runs the CLI: the launcher `devrites init` writes, relative to the repository's top level. */
+export const LAUNCHER_PREFIX = ".devrites/bin/";
+
+/**
+ * `devrites` (or the launcher `.devrites/bin/devrites`) preceded by start, whitespace or a shell separator,
+ * followed by whitespace and a word.
+ */
+const MENTION =
+  /(?:^|[\s;&|(`$])(\.devrites\/bin\/)?devrites[ \t]+([a-z][a-z0-9-]*(?:[ \t]+[a-z][a-z0-9-]*)*)/g;
 
 /** Code regions of markdown `text`: each fenced block line and each inline code span, with its line. */
 export function codeSegments(text: string): { text: string; line: number }[] {
@@ -46,8 +55,14 @@ export function findCommandMentions(text: string): CommandMention[] {
   const out: CommandMention[] = [];
   for (const seg of codeSegments(text)) {
     for (const m of seg.text.matchAll(MENTION)) {
-      const words = (m[1] as string).split(/[ \t]+/);
-      out.push({ words, line: seg.line, text: `devrites ${words.join(" ")}` });
+      const words = (m[2] as string).split(/[ \t]+/);
+      const launcher = m[1] !== undefined;
+      out.push({
+        words,
+        line: seg.line,
+        text: `${launcher ? LAUNCHER_PREFIX : ""}devrites ${words.join(" ")}`,
+        launcher,
+      });
     }
   }
   return out;

@@ -54,12 +54,12 @@ Nothing.
 
 ## Dispatch
 
-Run \`devrites packet new --role devrites-evidence-scout --rite rite-look\`, then follow
+Run \`.devrites/bin/devrites packet new --role devrites-evidence-scout --rite rite-look\`, then follow
 \`reference/how.md\`.
 
 ## Steps
 
-1. Run \`devrites status\`.
+1. Run \`.devrites/bin/devrites status\`.
 
 ## Gates
 

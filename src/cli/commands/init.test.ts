@@ -1,5 +1,13 @@
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -114,6 +122,26 @@ describe("devrites init / uninstall on a repository with the user's own files", 
     const passing = spawnSync("git", ["commit", "-q", "-m", "x"], { cwd: r.root, env });
     expect(passing.status).toBe(0);
     expect(readFileSync(log, "utf8")).toBe("user\nuser\ndevrites validate --staged\n");
+  });
+
+  it("writes the launcher the rites run (.devrites/bin/devrites, executable); it runs this devrites; uninstall removes it", async () => {
+    const r = repo();
+    expect((await cli(r, "init")).code).toBe(0);
+    const launcher = join(r.root, ".devrites/bin/devrites");
+    expect(statSync(launcher).mode & 0o111).not.toBe(0);
+    const manifest = parseInstallManifest(readFileSync(join(r.root, ".devrites/install.json"), "utf8"));
+    expect(
+      manifest.ok && manifest.manifest.files.find((f) => f.path === ".devrites/bin/devrites")?.kind,
+    ).toBe("owned");
+    const ran = spawnSync(".devrites/bin/devrites", ["--version"], {
+      cwd: r.root,
+      encoding: "utf8",
+      env: {},
+    });
+    expect(ran.status, ran.stderr).toBe(0);
+    expect(ran.stdout.trim()).toMatch(/^[0-9]+\.[0-9]+\.[0-9]+/);
+    expect((await cli(r, "uninstall")).code).toBe(0);
+    expect(existsSync(launcher)).toBe(false);
   });
 
   it("--dry-run prints the plan per path and writes nothing", async () => {
