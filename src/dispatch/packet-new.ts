@@ -9,10 +9,11 @@ import { existsSync, lstatSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describePaths, freezeBaseline, manifestDigest } from "../baseline/index.js";
 import { writeFileAtomic } from "../core/atomic-write.js";
-import { type Diagnostic, ExitCode, error } from "../core/diagnostics.js";
+import { type Diagnostic, ExitCode, error, info } from "../core/diagnostics.js";
 import { parsePacket } from "../envelope/parse.js";
 import { isRoleName, ROLE_NAMES, ROLES } from "../envelope/roles.js";
 import type { AgentPacket, Phase } from "../envelope/types.js";
+import { readSuperseded, recordSuperseded } from "../run/lifecycle.js";
 import { appendEvent, readState, workspacePaths, writeState } from "../run/workspace.js";
 import { checkAllowlist, resolveRepoPath, type ScopeViolation } from "../scope/index.js";
 import { touchedPaths } from "../validate/baseline-record.js";
@@ -228,10 +229,13 @@ export async function runPacketNew(opts: PacketNewOptions): Promise<PacketNewOut
       inputs: inputs.paths,
     },
   });
+  // The runs this packet replaces leave the active set (a retry never meets guard.ambiguous-packet).
+  const superseded = readSuperseded(root, state.active_runs, { role, rite });
+  const gone = new Set(superseded.map((r) => r.run_id));
   writeState(root, {
     ...state,
     active_runs: [
-      ...state.active_runs,
+      ...state.active_runs.filter((r) => !gone.has(r.run_id)),
       {
         run_id: runId,
         role,
@@ -242,9 +246,15 @@ export async function runPacketNew(opts: PacketNewOptions): Promise<PacketNewOut
     ],
     updated_at: opts.now.toISOString(),
   });
+  recordSuperseded(root, superseded, runId, opts.now);
   return {
     exitCode: ExitCode.Ok,
-    diagnostics: [],
+    diagnostics: superseded.map((r) =>
+      info("packet.superseded", `run ${r.run_id} (${r.step_id}) is superseded by ${runId}`, {
+        path: r.packet_path,
+        hint: "its leaf can no longer record a result; the new packet is the one to dispatch",
+      }),
+    ),
     data: {
       packet_path: packetPath,
       baseline_path: baselinePath,

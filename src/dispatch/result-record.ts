@@ -88,6 +88,8 @@ export function recordResult(opts: ResultRecordOptions): ResultRecordOutcome {
 
   const extracted = extractResultJson(opts.text, opts.source);
   if (!extracted.ok) return { exitCode: ExitCode.Violation, diagnostics: extracted.diagnostics };
+  const identity = resultIdentity(extracted.json, runId, opts.source);
+  if (identity) return { exitCode: ExitCode.Violation, diagnostics: [identity] };
   const body = `${extracted.json}\n`;
   const sha256 = sha256Hex(body);
 
@@ -145,4 +147,35 @@ function lastVerdictRejected(root: string, runId: string): boolean {
     if (e.type === "result.recorded") return false;
   }
   return false;
+}
+
+/**
+ * A stored result must at least say what it is and which run it answers: anything else (`{}`, another run's
+ * result, a leaf's notes that happen to be JSON) is refused here, before it is written, so it can never sit
+ * in the workspace as a result no check can tie to its run. The rest of the schema is `result check`'s to
+ * judge (a result that names its run but is otherwise malformed is stored and rejected, on record).
+ */
+function resultIdentity(json: string, runId: string, source: string): Diagnostic | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    return undefined; // extractResultJson only returns parsed JSON; nothing to add
+  }
+  const v = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
+  if (v.result_version !== "agent-result/v1")
+    return diag(
+      "record.not-a-result",
+      `the JSON from ${source} is not an agent-result/v1 (result_version is ${JSON.stringify(v.result_version ?? null)}); nothing was stored`,
+      undefined,
+      `store the leaf's agent-result/v1 object for ${runId}: it starts with "result_version": "agent-result/v1"`,
+    );
+  if (v.run_id !== runId)
+    return diag(
+      "record.run-mismatch",
+      `the result names run ${JSON.stringify(v.run_id ?? null)}, not ${runId}; nothing was stored`,
+      undefined,
+      "record each leaf's result under its own run id (the packet path names it)",
+    );
+  return undefined;
 }

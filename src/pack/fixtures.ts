@@ -24,6 +24,7 @@ export const PLANNED_COMMANDS = [
   "result record",
   "resume",
   "route",
+  "run abandon",
   "status",
   "validate",
 ] as const;

@@ -15,7 +15,14 @@ import type { JourneyRef, Question, RunEvent, WorkspaceState } from "./workspace
 /** How many finished runs `status` lists. */
 export const RECENT_RUNS = 8;
 
-export type RunState = "active" | "accepted" | "rejected" | "blocked" | "waiting";
+export type RunState =
+  | "active"
+  | "accepted"
+  | "rejected"
+  | "blocked"
+  | "waiting"
+  | "superseded"
+  | "abandoned";
 
 export interface RunSummary {
   run_id: string;
@@ -68,6 +75,8 @@ export function summarizeRun(runId: string, events: readonly RunEvent[], active:
         s.state = d.verdict === "rejected" ? "rejected" : d.verdict === "accepted" ? "accepted" : s.state;
     }
     if (ev.type === "step.failed" && !active) s.state = "rejected";
+    if (ev.type === "run.superseded" && !active) s.state = "superseded";
+    if (ev.type === "run.abandoned" && !active) s.state = "abandoned";
     if (ev.type === "step.accepted") s.state = "accepted";
     if (ev.type === "step.blocked") {
       s.state = "blocked";

@@ -12,6 +12,7 @@ import { type Diagnostic, error, warning } from "../core/diagnostics.js";
 import { sha256Hex } from "../core/hash.js";
 import { parseJsonText, parsePacket, parseResult } from "../envelope/parse.js";
 import type { AgentPacket } from "../envelope/types.js";
+import { isRetired } from "../run/lifecycle.js";
 import { listRunDirs, readRunEvents, workspacePaths } from "../run/workspace.js";
 import { verifyBaselineRecord } from "../validate/baseline-record.js";
 
@@ -31,8 +32,9 @@ function readText(abs: string): string | undefined | Error {
 }
 
 /** The last verdict `result check` recorded, and the result bytes it judged (from the last record before it). */
-function ledgerFacts(root: string, runId: string): { verdict?: string; checkedSha?: string } {
+function ledgerFacts(root: string, runId: string): { verdict?: string; checkedSha?: string; retired?: true } {
   const events = readRunEvents(root, runId).values;
+  const retired = isRetired(events);
   let verdict: string | undefined;
   let recordedSha: string | undefined;
   let checkedSha: string | undefined;
@@ -45,7 +47,11 @@ function ledgerFacts(root: string, runId: string): { verdict?: string; checkedSh
       checkedSha = recordedSha;
     }
   }
-  return { ...(verdict ? { verdict } : {}), ...(checkedSha ? { checkedSha } : {}) };
+  return {
+    ...(verdict ? { verdict } : {}),
+    ...(checkedSha ? { checkedSha } : {}),
+    ...(retired ? { retired: true as const } : {}),
+  };
 }
 
 /** Check the runs `only` names (all runs when undefined). */
@@ -57,7 +63,8 @@ export function checkRuns(root: string, only?: ReadonlySet<string>): RunsReport 
     if (only && !only.has(runId)) continue;
     runs++;
     const facts = ledgerFacts(root, runId);
-    const rejected = facts.verdict === "rejected";
+    // A rejected result, or one a superseded or abandoned run left, is kept as the record: reported, not failed.
+    const rejected = facts.verdict === "rejected" || facts.retired === true;
     const packetRel = workspacePaths.packet(runId);
     const resultRel = workspacePaths.result(runId);
 
@@ -106,7 +113,9 @@ export function checkRuns(root: string, only?: ReadonlySet<string>): RunsReport 
               : "not a valid agent-result/v1",
             {
               path: resultRel,
-              hint: rejected ? "kept as the record of the rejection" : "run devrites result check on it",
+              hint: rejected
+                ? "kept as the record of the rejection"
+                : "run devrites result check on it, or devrites run abandon <run-id> to give the run up",
             },
           ),
         );

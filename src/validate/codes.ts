@@ -306,7 +306,7 @@ export const CODES = {
   "record.run-not-active": {
     stage: "record",
     severity: "error",
-    summary: "the run is not active (already accepted or abandoned)",
+    summary: "the run is not active (already accepted, superseded or abandoned)",
     hint: "a finished run takes no new result; write a fresh packet to redo the step",
   },
   "record.result-exists": {
@@ -314,6 +314,18 @@ export const CODES = {
     severity: "error",
     summary: "a different result was already recorded for this run",
     hint: "a run takes one result (replaceable only after a check rejected it); write a fresh packet to redo the step",
+  },
+  "record.not-a-result": {
+    stage: "record",
+    severity: "error",
+    summary: "the JSON is not an agent-result/v1 (no result_version); nothing was stored",
+    hint: "store the leaf's agent-result/v1 object itself, not a wrapper or notes",
+  },
+  "record.run-mismatch": {
+    stage: "record",
+    severity: "error",
+    summary: "the result names another run; nothing was stored",
+    hint: "record each leaf's result under its own run id",
   },
   "record.result-path-invalid": {
     stage: "record",

@@ -19,6 +19,7 @@ export const commandCatalog: readonly CommandEntry[] = [
   { name: "result record", load: async () => (await import("./result-record.js")).resultRecord },
   { name: "resume", load: async () => (await import("./resume.js")).resumeCommand },
   { name: "route", load: async () => (await import("./route.js")).routeCommand },
+  { name: "run abandon", load: async () => (await import("./run-abandon.js")).runAbandon },
   { name: "status", load: async () => (await import("./status.js")).statusCommand },
   { name: "uninstall", load: async () => (await import("./uninstall.js")).uninstallCommand },
   { name: "update", load: async () => (await import("./update.js")).updateCommand },

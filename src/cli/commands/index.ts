@@ -12,6 +12,7 @@ import { resultCheck } from "./result-check.js";
 import { resultRecord } from "./result-record.js";
 import { resumeCommand } from "./resume.js";
 import { routeCommand } from "./route.js";
+import { runAbandon } from "./run-abandon.js";
 import { statusCommand } from "./status.js";
 import { uninstallCommand } from "./uninstall.js";
 import { updateCommand } from "./update.js";
@@ -32,6 +33,7 @@ export const allCommands: Command[] = [
   resultRecord,
   resumeCommand,
   routeCommand,
+  runAbandon,
   statusCommand,
   uninstallCommand,
   updateCommand,
