@@ -21,6 +21,7 @@ import { diag } from "../validate/codes.js";
 import { isRunId, newRunId, nextStepNumber, RITE_PATTERN } from "./ids.js";
 import { buildBaselineRecord, buildPacket, isPhase, type PacketEngineFields, PHASES } from "./packet.js";
 import { locateRoot } from "./root.js";
+import { isRootRecord } from "./root-records.js";
 
 export interface PacketNewOptions {
   cwd: string;
@@ -286,7 +287,8 @@ function checkInputs(root: string, given: readonly string[]): { paths: string[];
   const diagnostics: Diagnostic[] = [];
   const seen = new Set<string>();
   for (const p of given) {
-    const checked = resolveRepoPath(root, p);
+    // The root's records are the one part of .devrites/ a leaf may be handed (see root-records.ts).
+    const checked = isRootRecord(p) ? rootRecordCheck(root, p) : resolveRepoPath(root, p);
     if (!checked.ok) {
       diagnostics.push(scopeDiagnostic(checked.violation, "--input"));
       continue;
@@ -327,6 +329,26 @@ function checkInputs(root: string, given: readonly string[]): { paths: string[];
     }
   }
   return { paths, diagnostics };
+}
+
+/** A root record is read through `.devrites/` itself: that folder must be a real directory, not a link out. */
+function rootRecordCheck(root: string, p: string): { ok: true } | { ok: false; violation: ScopeViolation } {
+  let real = false;
+  try {
+    real = lstatSync(join(root, ".devrites")).isDirectory();
+  } catch {
+    real = false;
+  }
+  if (real) return { ok: true };
+  return {
+    ok: false,
+    violation: {
+      rule: "scope.symlink-escape",
+      input: p,
+      message: `${p} is not inside a real .devrites/ folder`,
+      hint: ".devrites/ must be a directory of this repository, not a symlink",
+    },
+  };
 }
 
 function scopeDiagnostic(v: ScopeViolation, option: string): Diagnostic {

@@ -31,6 +31,7 @@ import { readInput } from "./fs-read.js";
 import { type GuardStrength, guardStrength } from "./guard-strength.js";
 import { isRunId } from "./ids.js";
 import { rootOfPacket } from "./root.js";
+import { isRootRecord } from "./root-records.js";
 
 export interface ResultCheckOptions {
   cwd: string;
@@ -271,7 +272,9 @@ function loadPacket(
 function describable(packet: AgentPacket, allowOk: readonly string[]): string[] {
   const ok = new Set(allowOk);
   const inputs = new Set(packet.inputs.map((i) => i.path));
-  return packetTouchedPaths(packet).filter((p) => ok.has(p) || (inputs.has(p) && checkRepoPath(p).ok));
+  return packetTouchedPaths(packet).filter(
+    (p) => ok.has(p) || (inputs.has(p) && (checkRepoPath(p).ok || isRootRecord(p))),
+  );
 }
 
 /**
