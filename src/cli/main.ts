@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { type Diagnostic, ExitCode, error, formatDiagnostic, sortDiagnostics } from "../core/diagnostics.js";
-import type { Command, CommandIo, CommandResult } from "./command.js";
+import type { Command, CommandIo, CommandResult, ParsedArgs } from "./command.js";
 import { commandCatalog } from "./commands/catalog.js";
 import { allRegistered, catalog, commandNamed, commandNames, registerCatalog } from "./registry.js";
 import { VERSION } from "./version.js";
@@ -100,28 +100,11 @@ export async function run(argv: readonly string[], io: CommandIo): Promise<numbe
     io.out(commandHelp(command));
     return ExitCode.Ok;
   }
-  let parsed: ReturnType<typeof parseArgs>;
-  try {
-    parsed = parseArgs({
-      args: rest,
-      options: { ...command.options, json: { type: "boolean" }, help: { type: "boolean", short: "h" } },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (e) {
-    return emit(io, json, command.name, usageError(command, (e as Error).message));
-  }
-  const [min, max] = command.positionals;
-  if (parsed.positionals.length < min || parsed.positionals.length > max) {
-    const msg =
-      parsed.positionals.length < min
-        ? `missing argument (expected ${min === max ? min : `${min}–${max}`})`
-        : `unexpected argument: ${parsed.positionals[max]}`;
-    return emit(io, json, command.name, usageError(command, msg));
-  }
+  const parsed = parseCommandArgs(command, rest);
+  if (!parsed.ok) return emit(io, json, command.name, parsed.result);
   let result: CommandResult;
   try {
-    result = await command.run({ values: parsed.values, positionals: parsed.positionals }, io);
+    result = await command.run(parsed.args, io);
   } catch (e) {
     result = {
       exitCode: ExitCode.Violation,
@@ -133,6 +116,52 @@ export async function run(argv: readonly string[], io: CommandIo): Promise<numbe
     };
   }
   return emit(io, json, command.name, result);
+}
+
+/**
+ * Parse a command's arguments exactly as `run` does, without running it: options (with `--json` and `--help`)
+ * and the number of positionals. A refusal is a `cli.usage` result.
+ */
+export function parseCommandArgs(
+  command: Command,
+  rest: readonly string[],
+): { ok: true; args: ParsedArgs } | { ok: false; result: CommandResult } {
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({
+      args: [...rest],
+      options: { ...command.options, json: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (e) {
+    return { ok: false, result: usageError(command, (e as Error).message) };
+  }
+  const [min, max] = command.positionals;
+  if (parsed.positionals.length < min || parsed.positionals.length > max) {
+    const msg =
+      parsed.positionals.length < min
+        ? `missing argument (expected ${min === max ? min : `${min}–${max}`})`
+        : `unexpected argument: ${parsed.positionals[max]}`;
+    return { ok: false, result: usageError(command, msg) };
+  }
+  return { ok: true, args: { values: parsed.values, positionals: parsed.positionals } };
+}
+
+/** Parse a whole command line (after `devrites`) without running it: the command found, or why not. */
+export async function parseCommandLine(
+  argv: readonly string[],
+): Promise<{ ok: true; command: Command; args: ParsedArgs } | { ok: false; diagnostics: Diagnostic[] }> {
+  const found = await findCommand(argv);
+  if (!found)
+    return {
+      ok: false,
+      diagnostics: [error("cli.unknown-command", `unknown command: ${argv.join(" ")}`)],
+    };
+  const parsed = parseCommandArgs(found.command, found.rest);
+  return parsed.ok
+    ? { ok: true, command: found.command, args: parsed.args }
+    : { ok: false, diagnostics: parsed.result.diagnostics };
 }
 
 function usageError(c: Command, message: string): CommandResult {
