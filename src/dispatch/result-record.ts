@@ -13,6 +13,7 @@ import { parseJsonText, parsePacket } from "../envelope/parse.js";
 import { appendEvent, readRunEvents, readState, workspacePaths } from "../run/workspace.js";
 import { diag } from "../validate/codes.js";
 import { extractResultJson } from "../validate/extract.js";
+import { unwrapHandBack } from "./hand-back.js";
 import { isRunId } from "./ids.js";
 
 export interface ResultRecordOptions {
@@ -86,7 +87,15 @@ export function recordResult(opts: ResultRecordOptions): ResultRecordOutcome {
     };
   }
 
-  const extracted = extractResultJson(opts.text, opts.source);
+  // The root may hand over what its host gave it (Claude's hand-back frame, Codex's wait_agent object):
+  // the leaf's own message inside it is what is stored.
+  const unwrapped = unwrapHandBack(opts.text);
+  if (!unwrapped.ok)
+    return {
+      exitCode: ExitCode.Violation,
+      diagnostics: [diag(unwrapped.code, unwrapped.message, undefined, unwrapped.hint)],
+    };
+  const extracted = extractResultJson(unwrapped.text, opts.source);
   if (!extracted.ok) return { exitCode: ExitCode.Violation, diagnostics: extracted.diagnostics };
   const identity = resultIdentity(extracted.json, runId, opts.source);
   if (identity) return { exitCode: ExitCode.Violation, diagnostics: [identity] };
@@ -123,6 +132,7 @@ export function recordResult(opts: ResultRecordOptions): ResultRecordOutcome {
         sha256,
         bytes: Buffer.byteLength(body),
         source: opts.source,
+        ...(unwrapped.frame ? { frame: unwrapped.frame } : {}),
         ...(supersedes ? { supersedes } : {}),
       },
     });

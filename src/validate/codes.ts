@@ -327,6 +327,18 @@ export const CODES = {
     summary: "the result names another run; nothing was stored",
     hint: "record each leaf's result under its own run id",
   },
+  "record.hand-back-ambiguous": {
+    stage: "record",
+    severity: "error",
+    summary: "the host's hand-back holds several agents' messages; nothing was stored",
+    hint: "record each leaf's message under its own run",
+  },
+  "record.hand-back-unfinished": {
+    stage: "record",
+    severity: "error",
+    summary: "the host's hand-back says the agent has not completed; nothing was stored",
+    hint: "wait for the agent to finish, then record its message",
+  },
   "record.result-path-invalid": {
     stage: "record",
     severity: "error",

@@ -47,6 +47,52 @@ describe("result record", () => {
     expect(repo.read(p.result_path)).toBe(`${json}\n`);
   });
 
+  it.each([
+    [
+      "Claude's [Subagent hand-back] frame",
+      (msg: string) =>
+        `[Subagent hand-back] The text below is the final report of a subagent this session delegated to. The report follows:\n${msg
+          .split("\n")
+          .map((l) => `  ${l}`)
+          .join(
+            "\n",
+          )}\nagentId: a1 (use SendMessage with to: 'a1' to continue this agent)\n<usage>tool_uses: 0</usage>`,
+      "claude-hand-back",
+    ],
+    [
+      "Codex's wait_agent output",
+      (msg: string) => JSON.stringify({ status: { "019a-thread": { completed: msg } }, timed_out: false }),
+      "codex-wait-agent",
+    ],
+  ])(
+    "stores the leaf's own bytes from %s, and says which frame it took them from",
+    async (_n, wrap, frame) => {
+      const msg = JSON.stringify(repo.resultFor(p), null, 2);
+      const r = await repo.cli(["result", "record", p.run_id], wrap(msg));
+      expect(r.code, JSON.stringify(r.json.diagnostics)).toBe(0);
+      expect(repo.read(p.result_path)).toBe(`${msg}\n`);
+      const ev = repo
+        .read(`.devrites/runs/${p.run_id}/events.jsonl`)
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l))
+        .at(-1);
+      expect(ev.data).toMatchObject({ source: "stdin", frame });
+      expect((await repo.check(p)).code).toBe(0);
+    },
+  );
+
+  it("a wait_agent output with two agents is refused (record.hand-back-ambiguous), nothing written", async () => {
+    const two = JSON.stringify({
+      status: { a: { completed: stub() }, b: { completed: stub() } },
+      timed_out: false,
+    });
+    const r = await repo.cli(["result", "record", p.run_id], two);
+    expect(r.code).toBe(1);
+    expect(codes(r)).toEqual(["record.hand-back-ambiguous"]);
+    expect(() => repo.read(p.result_path)).toThrow();
+  });
+
   it("reads --file", async () => {
     repo.write("leaf.txt", stub());
     const r = await repo.cli(["result", "record", p.run_id, "--file", "leaf.txt"]);

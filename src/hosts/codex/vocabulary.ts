@@ -8,6 +8,12 @@ import type { Leftover, RewriteRule } from "../rewrite.js";
 
 export const CODEX_VOCABULARY: readonly RewriteRule[] = [
   { id: "host-label", pattern: /\bClaude Code:/g, replace: "Codex:" },
+  // What the root records when no result is stored: Codex hands the leaf's message back in wait_agent's output.
+  {
+    id: "hand-back",
+    pattern: /\bthe Agent tool's whole result\b/g,
+    replace: "the whole `wait_agent` output for this one agent",
+  },
   { id: "spawn-tool", pattern: /\b(?:the )?(?:Agent|Task) tool\b/g, replace: "`spawn_agent`" },
   { id: "spawn-calls", pattern: /\b(?:Agent|Task) (calls?)\b/g, replace: "`spawn_agent` $1" },
   { id: "subagent-type", pattern: /\bsubagent_type\b/g, replace: "agent_type" },
