@@ -63,7 +63,10 @@ export async function run(argv: readonly string[], io: CommandIo): Promise<numbe
     io.out(await topLevelHelp());
     return argv.length === 0 ? ExitCode.Usage : ExitCode.Ok;
   }
-  if (argv[0] === "--version" || argv[0] === "-v") {
+  // `--version` is answered wherever it appears before a `--` (every command takes it).
+  const end = argv.indexOf("--");
+  const flags = end < 0 ? argv : argv.slice(0, end);
+  if (argv[0] === "-v" || flags.includes("--version")) {
     io.out(VERSION);
     return ExitCode.Ok;
   }
@@ -85,6 +88,21 @@ export async function run(argv: readonly string[], io: CommandIo): Promise<numbe
     });
   }
   if (!found) {
+    const group = await groupOf(argv[0] ?? "");
+    if (group.length > 0 && (argv.length === 1 || argv[1]?.startsWith("-"))) {
+      const help = argv.includes("--help") || argv.includes("-h");
+      if (json && !help)
+        return emit(io, json, argv[0]!, {
+          exitCode: ExitCode.Usage,
+          diagnostics: [
+            error("cli.usage", `\`${argv[0]}\` needs a subcommand: ${group.map((c) => c.name).join(", ")}`, {
+              hint: `run \`devrites ${argv[0]} --help\``,
+            }),
+          ],
+        });
+      io.out(groupHelp(argv[0]!, group));
+      return help ? ExitCode.Ok : ExitCode.Usage;
+    }
     const name = argv.filter((a) => !a.startsWith("-")).join(" ");
     return emit(io, json, name || argv[0] || "", {
       exitCode: ExitCode.Usage,
@@ -135,7 +153,7 @@ export function parseCommandArgs(
       strict: true,
     });
   } catch (e) {
-    return { ok: false, result: usageError(command, (e as Error).message) };
+    return { ok: false, result: usageError(command, parseErrorMessage(command, e)) };
   }
   const [min, max] = command.positionals;
   if (parsed.positionals.length < min || parsed.positionals.length > max) {
@@ -162,6 +180,48 @@ export async function parseCommandLine(
   return parsed.ok
     ? { ok: true, command: found.command, args: parsed.args }
     : { ok: false, diagnostics: parsed.result.diagnostics };
+}
+
+/** Node's parseArgs message, said in devrites' words (never its raw text, which suggests `--` tricks). */
+export function parseErrorMessage(c: Command, e: unknown): string {
+  const err = e as { code?: string; message?: string };
+  const msg = err?.message ?? String(e);
+  const option = /'(-{1,2}[^' ]*)/.exec(msg)?.[1];
+  const known = Object.keys(c.options).map((o) => `--${o}`);
+  const list = known.length > 0 ? `; it takes ${known.join(", ")}` : "; it takes no options";
+  switch (err?.code) {
+    case "ERR_PARSE_ARGS_UNKNOWN_OPTION":
+      return `unknown option ${option ?? ""} for \`devrites ${c.name}\`${list}`.replace("  ", " ");
+    case "ERR_PARSE_ARGS_INVALID_OPTION_VALUE":
+      return /does not take an argument/.test(msg)
+        ? `option ${option ?? ""} takes no value`
+        : /ambiguous/.test(msg)
+          ? `option ${option ?? ""} needs a value (a value starting with "-" is written ${option ?? "--x"}=-value)`
+          : `option ${option ?? ""} needs a value`;
+    case "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL":
+      return `unexpected argument${option ? ` ${option}` : ""}`;
+    default:
+      return `cannot read the command line (${msg.split(".")[0]})`;
+  }
+}
+
+/** The commands under a group word (`packet`, `result`, `pack`, `run`), loaded; empty when `word` is none. */
+async function groupOf(word: string): Promise<Command[]> {
+  const names = commandNames().filter((n) => n.startsWith(`${word} `));
+  const loaded = await Promise.all(names.map((n) => commandNamed(n)));
+  return loaded.filter((c): c is Command => c !== undefined);
+}
+
+function groupHelp(word: string, group: readonly Command[]): string {
+  const width = Math.max(...group.map((c) => c.name.length));
+  return [
+    `Usage: devrites ${word} <subcommand> [options]`,
+    "",
+    "Subcommands:",
+    ...group.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    "",
+    `Run \`devrites ${word} <subcommand> --help\` for its options.`,
+  ].join("\n");
 }
 
 function usageError(c: Command, message: string): CommandResult {
