@@ -74,8 +74,8 @@ describe("the shipped pack", () => {
       });
       expect(a.tools, a.name).toEqual(
         spec.mode === "writer"
-          ? ["Read", "Grep", "Glob", "Edit", "Write", "Bash"]
-          : ["Read", "Grep", "Glob", "Bash"],
+          ? ["Read", "Edit", "Write", "Bash"]
+          : ["Read", "Bash"],
       );
       expect(a.frontmatter, a.name).not.toHaveProperty("model");
     }

@@ -17,6 +17,12 @@ const CASES: Record<string, { yes: [string, string][]; no: string[] }> = {
     ],
     no: ["the Agent tool's result", "the Agent tool's whole"],
   },
+  "edit-tools": {
+    yes: [
+      ["Write files with Edit or Write; use", "Write files through the shell (e.g. a here-document); use"],
+    ],
+    no: ["Edit or Write files", "with Edit"],
+  },
   "spawn-tool": {
     yes: [
       ["use the Agent tool with", "use `spawn_agent` with"],
