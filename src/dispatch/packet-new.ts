@@ -142,7 +142,13 @@ export async function runPacketNew(opts: PacketNewOptions): Promise<PacketNewOut
   const stateRead = readState(root, opts.now.toISOString());
   if (!stateRead.ok) return { exitCode: ExitCode.Violation, diagnostics: stateRead.diagnostics };
   const state = stateRead.state;
-  const phase: Phase | undefined = (opts.phase as Phase | undefined) ?? state.phase ?? phaseOfRite(rite);
+  // The workspace phase counts only while this rite is the active one (another rite's phase is not this one's).
+  const phase: Phase | undefined =
+    (opts.phase as Phase | undefined) ??
+    (state.active_rite === rite ? (state.phase ?? undefined) : undefined) ??
+    phaseOfRite(rite) ??
+    state.phase ??
+    undefined;
   if (phase === undefined) {
     return {
       exitCode: ExitCode.Usage,
@@ -235,6 +241,9 @@ export async function runPacketNew(opts: PacketNewOptions): Promise<PacketNewOut
   const gone = new Set(superseded.map((r) => r.run_id));
   writeState(root, {
     ...state,
+    // the dispatching rite is where the journey is (status, route stickiness, resume, the prompt line)
+    active_rite: rite,
+    phase,
     active_runs: [
       ...state.active_runs.filter((r) => !gone.has(r.run_id)),
       {

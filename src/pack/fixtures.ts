@@ -23,6 +23,8 @@ export const PLANNED_COMMANDS = [
   "result check",
   "result record",
   "resume",
+  "rite end",
+  "rite start",
   "route",
   "run abandon",
   "status",

@@ -11,6 +11,7 @@ import { resolveCommand } from "./resolve.js";
 import { resultCheck } from "./result-check.js";
 import { resultRecord } from "./result-record.js";
 import { resumeCommand } from "./resume.js";
+import { riteEnd, riteStart } from "./rite-marks.js";
 import { routeCommand } from "./route.js";
 import { runAbandon } from "./run-abandon.js";
 import { statusCommand } from "./status.js";
@@ -32,6 +33,8 @@ export const allCommands: Command[] = [
   resultCheck,
   resultRecord,
   resumeCommand,
+  riteEnd,
+  riteStart,
   routeCommand,
   runAbandon,
   statusCommand,
