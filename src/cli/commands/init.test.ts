@@ -144,6 +144,23 @@ describe("devrites init / uninstall on a repository with the user's own files", 
     expect(existsSync(launcher)).toBe(false);
   });
 
+  it("--host none installs only the launcher and the workspace (a plugin brings the rites)", async () => {
+    const r = repo({ "src/app.ts": "export const x = 1;\n" });
+    const out = await cli(r, "init", "--host", "none");
+    expect(out.code, out.stdout).toBe(0);
+    const m = parseInstallManifest(readFileSync(join(r.root, ".devrites/install.json"), "utf8"));
+    expect(m.ok && m.manifest.hosts).toEqual([]);
+    expect(m.ok && m.manifest.files.map((f) => f.path).sort()).toEqual([
+      ".devrites/bin/devrites",
+      ".devrites/state.json",
+    ]);
+    expect(existsSync(join(r.root, ".claude"))).toBe(false);
+    expect(existsSync(join(r.root, "AGENTS.md"))).toBe(false);
+    expect((await cli(r, "update")).code).toBe(0);
+    expect(existsSync(join(r.root, ".claude"))).toBe(false);
+    expect((await cli(r, "init", "--host", "none,claude")).code).toBe(2);
+  });
+
   it("--dry-run prints the plan per path and writes nothing", async () => {
     const r = repo();
     const before = full(r);
