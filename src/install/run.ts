@@ -28,7 +28,7 @@ import {
 } from "./manifest.js";
 import { type CurrentFile, type DesiredFile, planInstall, type Step } from "./plan.js";
 import { type PathClass, readCurrent } from "./read.js";
-import { planFor } from "./render.js";
+import { INSTALLED_REGENERATE, planFor } from "./render.js";
 import { loadLintedPack, PACKAGE_HOOKS, PACKAGE_PACK, PACKAGE_ROOT } from "./sources.js";
 import { type InstallTarget, resolveInstallTarget } from "./target.js";
 import { CODEX_CONFIG } from "./toml-block.js";
@@ -180,7 +180,14 @@ async function installLocked(opts: InstallOptions, target: InstallTarget): Promi
           }),
         ],
       };
-    const planned = await planFor(pack.model, packDir, opts.hooksDir ?? PACKAGE_HOOKS, hosts, ["project"]);
+    const planned = await planFor(
+      pack.model,
+      packDir,
+      opts.hooksDir ?? PACKAGE_HOOKS,
+      hosts,
+      ["project"],
+      INSTALLED_REGENERATE,
+    );
     if (hasErrors(planned.diagnostics))
       return {
         exitCode: planned.diagnostics.some((d) => d.code === "generate.hook-bundle-missing")

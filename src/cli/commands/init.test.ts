@@ -161,6 +161,22 @@ describe("devrites init / uninstall on a repository with the user's own files", 
     expect((await cli(r, "init", "--host", "none,claude")).code).toBe(2);
   });
 
+  it("installed files name the command that regenerates them there (devrites update), and validate agrees", async () => {
+    const r = repo();
+    expect((await cli(r, "init")).code).toBe(0);
+    for (const f of [
+      ".claude/skills/rite/SKILL.md",
+      ".agents/skills/rite/SKILL.md",
+      ".codex/agents/devrites-slice-wright.toml",
+      "AGENTS.md",
+    ]) {
+      const text = readFileSync(join(r.root, f), "utf8");
+      expect(text, f).toContain("regenerate with devrites update");
+      expect(text, f).not.toContain("devrites generate");
+    }
+    expect((await cli(r, "validate")).code).toBe(0);
+  });
+
   it("--dry-run prints the plan per path and writes nothing", async () => {
     const r = repo();
     const before = full(r);
