@@ -10,7 +10,7 @@
  * the package with `npm pack` (its `prepare` compiles the CLI) and installs its runtime dependencies from the
  * npm cache or registry.
  */
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -19,9 +19,16 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import * as A from "./harness/fake-anthropic.js";
 import * as R from "./harness/fake-responses.js";
 import { ensureHosts } from "./harness/install.js";
-import { runClaude } from "./harness/run-claude.js";
+import { claudeEnv, runClaude } from "./harness/run-claude.js";
 import { runCodex } from "./harness/run-codex.js";
-import { cleanupAllSandboxes, killAllHostProcesses, makeSandbox, type Sandbox } from "./harness/sandbox.js";
+import {
+  baseEnv,
+  cleanupAllSandboxes,
+  killAllHostProcesses,
+  makeSandbox,
+  runProcess,
+  type Sandbox,
+} from "./harness/sandbox.js";
 import { describeHosts } from "./harness/suite.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -50,7 +57,7 @@ afterAll(() => {
 });
 
 /** A user's repository: `package.json`, `npm i -D <tarball>`, `npx devrites init --host <host>`. */
-async function userRepo(host: "claude" | "codex"): Promise<Sandbox> {
+async function userRepo(host: "claude" | "codex" | "none"): Promise<Sandbox> {
   const s = await makeSandbox();
   writeFileSync(join(s.project, "package.json"), '{ "name": "app", "version": "1.0.0", "private": true }\n');
   mkdirSync(join(s.project, "src"));
@@ -157,6 +164,106 @@ describeHosts("install path (a), project install from the packed package: Codex"
       expect(cli).toContain("active runs: none");
       const bare = last.toolResult("call_bare") ?? "";
       expect(bare).toContain("Process exited with code 127");
+    } finally {
+      await fake.close();
+    }
+  });
+});
+
+describeHosts(
+  "install path (b), the Claude Code plugin from its marketplace: Claude Code",
+  hosts,
+  ["claude"],
+  () => {
+    it("the plugin's rite runs its first CLI call through the launcher `init --host none` wrote", async () => {
+      const s = await userRepo("none");
+      const env = claudeEnv(s.home, "http://127.0.0.1:9");
+      const add = await runProcess(hosts.claude!.bin, ["plugin", "marketplace", "add", ROOT], {
+        cwd: s.project,
+        env,
+      });
+      expect(add.exitCode, add.stderr).toBe(0);
+      const install = await runProcess(hosts.claude!.bin, ["plugin", "install", "devrites@devrites"], {
+        cwd: s.project,
+        env,
+      });
+      expect(install.exitCode, install.stderr).toBe(0);
+      let command: string | undefined;
+      const fake = await A.startFakeAnthropic((req, ctx) => {
+        if (!ctx.hasToolResult("toolu_skill"))
+          return A.toolUse("toolu_skill", "Skill", { skill: "devrites:rite" });
+        if (!ctx.hasToolResult("toolu_cli")) {
+          command = firstCommand(JSON.stringify(req.body.messages));
+          return command ? A.toolUse("toolu_cli", "Bash", { command }) : A.text("no command in the rite");
+        }
+        return A.text("done");
+      });
+      try {
+        const run = await runClaude({
+          prompt: "/devrites:rite",
+          fake,
+          sandbox: s,
+          allowedTools: ["Skill", "Bash"],
+        });
+        expect(run.exitCode, run.stderr).toBe(0);
+        expect(fake.failures).toEqual([]);
+        expect((run.init?.skills as string[] | undefined) ?? []).toContain("devrites:rite");
+        expect(command).toBe(".devrites/bin/devrites status");
+        const cli = A.anthropicContextOf(fake.modelRequests().at(-1)!).toolResultBlock("toolu_cli");
+        expect(cli?.isError, cli?.text).toBe(false);
+        expect(cli?.text).toContain("active runs: none");
+      } finally {
+        await fake.close();
+      }
+    });
+  },
+);
+
+describeHosts("install path (c), the Codex plugin from its marketplace: Codex", hosts, ["codex"], () => {
+  it("the plugin's rite runs its first CLI call through the launcher `init --host none` wrote", async () => {
+    const s = await userRepo("none");
+    const env = baseEnv(s.home, { FAKE_API_KEY: "dummy" });
+    const add = await runProcess(hosts.codex!.bin, ["plugin", "marketplace", "add", ROOT], {
+      cwd: s.project,
+      env,
+    });
+    expect(add.exitCode, add.stderr).toBe(0);
+    const install = await runProcess(hosts.codex!.bin, ["plugin", "add", "devrites@devrites"], {
+      cwd: s.project,
+      env,
+    });
+    expect(install.exitCode, install.stderr).toBe(0);
+    const config = readFileSync(join(s.home, ".codex", "config.toml"), "utf8");
+    let skillFile: string | undefined;
+    let command: string | undefined;
+    const fake = await R.startFakeResponses((req, ctx) => {
+      if (!ctx.hasToolResult("call_skill")) {
+        skillFile = /[^\s"<>()]*\/skills\/rite\/SKILL\.md/.exec(JSON.stringify(req.body.input))?.[0];
+        return skillFile
+          ? R.functionCall("call_skill", "exec_command", { cmd: `cat ${skillFile}` })
+          : R.text("no rite skill listed");
+      }
+      if (!ctx.hasToolResult("call_cli")) {
+        command = firstCommand(ctx.toolResult("call_skill") ?? "");
+        return command ? R.functionCall("call_cli", "exec_command", { cmd: command }) : R.text("no command");
+      }
+      return R.text("done");
+    });
+    try {
+      const run = await runCodex({
+        prompt: "$devrites:rite",
+        fake,
+        sandbox: s,
+        extraToml: config,
+        env: { TMPDIR: tmpdir() === "/tmp" ? "/var/tmp" : "/tmp" },
+      });
+      expect(run.exitCode, run.stderr).toBe(0);
+      expect(fake.failures).toEqual([]);
+      expect(skillFile).toContain("/.codex/plugins/cache/devrites/");
+      expect(command).toBe(".devrites/bin/devrites status");
+      const cli = R.responsesContextOf(fake.modelRequests().at(-1)!).toolResult("call_cli") ?? "";
+      expect(cli).toContain("Process exited with code 0");
+      expect(cli).toContain("active runs: none");
     } finally {
       await fake.close();
     }
