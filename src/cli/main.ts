@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { type Diagnostic, ExitCode, error, formatDiagnostic, sortDiagnostics } from "../core/diagnostics.js";
-import type { Command, CommandIo, CommandResult } from "./command.js";
+import type { Command, CommandIo, CommandResult, ParsedArgs } from "./command.js";
 import { commandCatalog } from "./commands/catalog.js";
 import { allRegistered, catalog, commandNamed, commandNames, registerCatalog } from "./registry.js";
 import { VERSION } from "./version.js";
@@ -63,7 +63,10 @@ export async function run(argv: readonly string[], io: CommandIo): Promise<numbe
     io.out(await topLevelHelp());
     return argv.length === 0 ? ExitCode.Usage : ExitCode.Ok;
   }
-  if (argv[0] === "--version" || argv[0] === "-v") {
+  // `--version` is answered wherever it appears before a `--` (every command takes it).
+  const end = argv.indexOf("--");
+  const flags = end < 0 ? argv : argv.slice(0, end);
+  if (argv[0] === "-v" || flags.includes("--version")) {
     io.out(VERSION);
     return ExitCode.Ok;
   }
@@ -85,6 +88,21 @@ export async function run(argv: readonly string[], io: CommandIo): Promise<numbe
     });
   }
   if (!found) {
+    const group = await groupOf(argv[0] ?? "");
+    if (group.length > 0 && (argv.length === 1 || argv[1]?.startsWith("-"))) {
+      const help = argv.includes("--help") || argv.includes("-h");
+      if (json && !help)
+        return emit(io, json, argv[0]!, {
+          exitCode: ExitCode.Usage,
+          diagnostics: [
+            error("cli.usage", `\`${argv[0]}\` needs a subcommand: ${group.map((c) => c.name).join(", ")}`, {
+              hint: `run \`devrites ${argv[0]} --help\``,
+            }),
+          ],
+        });
+      io.out(groupHelp(argv[0]!, group));
+      return help ? ExitCode.Ok : ExitCode.Usage;
+    }
     const name = argv.filter((a) => !a.startsWith("-")).join(" ");
     return emit(io, json, name || argv[0] || "", {
       exitCode: ExitCode.Usage,
@@ -100,28 +118,11 @@ export async function run(argv: readonly string[], io: CommandIo): Promise<numbe
     io.out(commandHelp(command));
     return ExitCode.Ok;
   }
-  let parsed: ReturnType<typeof parseArgs>;
-  try {
-    parsed = parseArgs({
-      args: rest,
-      options: { ...command.options, json: { type: "boolean" }, help: { type: "boolean", short: "h" } },
-      allowPositionals: true,
-      strict: true,
-    });
-  } catch (e) {
-    return emit(io, json, command.name, usageError(command, (e as Error).message));
-  }
-  const [min, max] = command.positionals;
-  if (parsed.positionals.length < min || parsed.positionals.length > max) {
-    const msg =
-      parsed.positionals.length < min
-        ? `missing argument (expected ${min === max ? min : `${min}–${max}`})`
-        : `unexpected argument: ${parsed.positionals[max]}`;
-    return emit(io, json, command.name, usageError(command, msg));
-  }
+  const parsed = parseCommandArgs(command, rest);
+  if (!parsed.ok) return emit(io, json, command.name, parsed.result);
   let result: CommandResult;
   try {
-    result = await command.run({ values: parsed.values, positionals: parsed.positionals }, io);
+    result = await command.run(parsed.args, io);
   } catch (e) {
     result = {
       exitCode: ExitCode.Violation,
@@ -133,6 +134,94 @@ export async function run(argv: readonly string[], io: CommandIo): Promise<numbe
     };
   }
   return emit(io, json, command.name, result);
+}
+
+/**
+ * Parse a command's arguments exactly as `run` does, without running it: options (with `--json` and `--help`)
+ * and the number of positionals. A refusal is a `cli.usage` result.
+ */
+export function parseCommandArgs(
+  command: Command,
+  rest: readonly string[],
+): { ok: true; args: ParsedArgs } | { ok: false; result: CommandResult } {
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({
+      args: [...rest],
+      options: { ...command.options, json: { type: "boolean" }, help: { type: "boolean", short: "h" } },
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (e) {
+    return { ok: false, result: usageError(command, parseErrorMessage(command, e)) };
+  }
+  const [min, max] = command.positionals;
+  if (parsed.positionals.length < min || parsed.positionals.length > max) {
+    const msg =
+      parsed.positionals.length < min
+        ? `missing argument (expected ${min === max ? min : `${min}–${max}`})`
+        : `unexpected argument: ${parsed.positionals[max]}`;
+    return { ok: false, result: usageError(command, msg) };
+  }
+  return { ok: true, args: { values: parsed.values, positionals: parsed.positionals } };
+}
+
+/** Parse a whole command line (after `devrites`) without running it: the command found, or why not. */
+export async function parseCommandLine(
+  argv: readonly string[],
+): Promise<{ ok: true; command: Command; args: ParsedArgs } | { ok: false; diagnostics: Diagnostic[] }> {
+  const found = await findCommand(argv);
+  if (!found)
+    return {
+      ok: false,
+      diagnostics: [error("cli.unknown-command", `unknown command: ${argv.join(" ")}`)],
+    };
+  const parsed = parseCommandArgs(found.command, found.rest);
+  return parsed.ok
+    ? { ok: true, command: found.command, args: parsed.args }
+    : { ok: false, diagnostics: parsed.result.diagnostics };
+}
+
+/** Node's parseArgs message, said in devrites' words (never its raw text, which suggests `--` tricks). */
+export function parseErrorMessage(c: Command, e: unknown): string {
+  const err = e as { code?: string; message?: string };
+  const msg = err?.message ?? String(e);
+  const option = /'(-{1,2}[^' ]*)/.exec(msg)?.[1];
+  const known = Object.keys(c.options).map((o) => `--${o}`);
+  const list = known.length > 0 ? `; it takes ${known.join(", ")}` : "; it takes no options";
+  switch (err?.code) {
+    case "ERR_PARSE_ARGS_UNKNOWN_OPTION":
+      return `unknown option ${option ?? ""} for \`devrites ${c.name}\`${list}`.replace("  ", " ");
+    case "ERR_PARSE_ARGS_INVALID_OPTION_VALUE":
+      return /does not take an argument/.test(msg)
+        ? `option ${option ?? ""} takes no value`
+        : /ambiguous/.test(msg)
+          ? `option ${option ?? ""} needs a value (a value starting with "-" is written ${option ?? "--x"}=-value)`
+          : `option ${option ?? ""} needs a value`;
+    case "ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL":
+      return `unexpected argument${option ? ` ${option}` : ""}`;
+    default:
+      return `cannot read the command line (${msg.split(".")[0]})`;
+  }
+}
+
+/** The commands under a group word (`packet`, `result`, `pack`, `run`), loaded; empty when `word` is none. */
+async function groupOf(word: string): Promise<Command[]> {
+  const names = commandNames().filter((n) => n.startsWith(`${word} `));
+  const loaded = await Promise.all(names.map((n) => commandNamed(n)));
+  return loaded.filter((c): c is Command => c !== undefined);
+}
+
+function groupHelp(word: string, group: readonly Command[]): string {
+  const width = Math.max(...group.map((c) => c.name.length));
+  return [
+    `Usage: devrites ${word} <subcommand> [options]`,
+    "",
+    "Subcommands:",
+    ...group.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    "",
+    `Run \`devrites ${word} <subcommand> --help\` for its options.`,
+  ].join("\n");
 }
 
 function usageError(c: Command, message: string): CommandResult {

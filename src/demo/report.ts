@@ -43,7 +43,7 @@ function headline(s: DemoStep): string {
   return s.shows;
 }
 
-function stepLines(s: DemoStep): string[] {
+export function stepLines(s: DemoStep): string[] {
   const mark = s.ok ? "✓" : "✗";
   const indent = " ".repeat(PAD + 4);
   const lines = [`  ${mark} ${s.stage.padEnd(PAD)}${headline(s)}`];
@@ -64,12 +64,12 @@ function stepLines(s: DemoStep): string[] {
   return lines;
 }
 
-export function renderDemoReport(r: DemoReport): string {
-  const out: string[] = [
-    "devrites demo: a full scripted cycle in a throwaway git repository, with no model",
-    "",
-    ...r.steps.flatMap(stepLines),
-  ];
+export const DEMO_HEADER =
+  "devrites demo: a full scripted cycle in a throwaway git repository, with no model";
+
+/** The report; `stepsShown`: the header and steps were already printed as they happened. */
+export function renderDemoReport(r: DemoReport, opts: { stepsShown?: boolean } = {}): string {
+  const out: string[] = opts.stepsShown ? [] : [DEMO_HEADER, "", ...r.steps.flatMap(stepLines)];
   if (r.failure) out.push(`  ✗ ${r.failure.stage.padEnd(PAD)}${r.failure.message}`);
   out.push("");
   if (r.guard_strength.length)

@@ -39,6 +39,8 @@ export interface DemoOptions {
   tmpParent?: string;
   /** The script to perform (default: {@link demoScript}). Tests change it to prove each stage can fail. */
   script?: DemoScript;
+  /** Called once per step as soon as it is done (passed or failed), so a caller can print it as it happens. */
+  onStep?: (step: DemoStep) => void;
 }
 
 /** One CLI invocation the demo made, with the exit code it expected. */
@@ -197,6 +199,12 @@ export async function runDemo(opts: DemoOptions = {}): Promise<DemoReport> {
     return report;
   }
   report.root = root;
+  const announced = new Set<DemoStep>();
+  const announce = (step: DemoStep) => {
+    if (announced.has(step)) return;
+    announced.add(step);
+    opts.onStep?.(step);
+  };
   const served = new Map<string, Served>();
   let stage: Stage = "install";
 
@@ -298,6 +306,7 @@ export async function runDemo(opts: DemoOptions = {}): Promise<DemoReport> {
           `${leaf.expect.intact.join(", ")} (your uncommitted work) is byte-identical; nothing was reverted or reset`,
         );
       step.ok = true;
+      announce(step);
     }
   }
 
@@ -356,6 +365,7 @@ export async function runDemo(opts: DemoOptions = {}): Promise<DemoReport> {
         : `the journey went on: ${next.status}`,
     );
     step.ok = true;
+    announce(step);
     return { stop: next, exit: resumed.code };
   }
 
@@ -407,6 +417,7 @@ export async function runDemo(opts: DemoOptions = {}): Promise<DemoReport> {
     writeFiles(root, [{ path: USER_FILE, content: USER_WORK_IN_PROGRESS }]);
     installStep.notes.push(`your uncommitted work in progress: ${USER_FILE}`);
     installStep.ok = true;
+    announce(installStep);
 
     // The journey: started in-process (there is no start command), then driven through the CLI.
     stage = script.leaves[0]?.stage ?? "final";
@@ -462,11 +473,13 @@ export async function runDemo(opts: DemoOptions = {}): Promise<DemoReport> {
       fail("final", `runs still active: ${view.active_runs.map((r) => r.run_id).join(", ")}`);
     if (view.pending_questions.length > 0) fail("final", "a question is still open");
     finalStep.ok = true;
+    announce(finalStep);
     report.ok = true;
   } catch (e) {
     if (e instanceof DemoFailure) report.failure = { stage: e.stage, message: e.message };
     else report.failure = { stage, message: `internal error: ${(e as Error)?.stack ?? String(e)}` };
     report.ok = false;
+    for (const step of report.steps) announce(step); // the step that failed, as it stands
   } finally {
     try {
       report.tree = git(root, "status", "--short", "--untracked-files=all")

@@ -10,10 +10,11 @@ import { join } from "node:path";
 import { git } from "../baseline/_git.js";
 import { absoluteGitDir, describePaths, freezeBaseline, manifestDigest } from "../baseline/index.js";
 import { writeFileAtomic } from "../core/atomic-write.js";
-import { type Diagnostic, ExitCode, error } from "../core/diagnostics.js";
+import { type Diagnostic, ExitCode, error, info } from "../core/diagnostics.js";
 import { parsePacket } from "../envelope/parse.js";
 import { isRoleName, ROLE_NAMES, ROLES } from "../envelope/roles.js";
 import type { AgentPacket, Phase } from "../envelope/types.js";
+import { readSuperseded, recordSuperseded } from "../run/lifecycle.js";
 import { appendEvent, readState, workspacePaths, writeState } from "../run/workspace.js";
 import { checkAllowlist, resolveRepoPath, type ScopeViolation } from "../scope/index.js";
 import { touchedPaths } from "../validate/baseline-record.js";
@@ -22,6 +23,7 @@ import { anchorFor, writeAnchor } from "./anchor.js";
 import { isRunId, newRunId, nextStepNumber, RITE_PATTERN } from "./ids.js";
 import { buildBaselineRecord, buildPacket, isPhase, type PacketEngineFields, PHASES } from "./packet.js";
 import { locateRoot } from "./root.js";
+import { isRootRecord } from "./root-records.js";
 
 export interface PacketNewOptions {
   cwd: string;
@@ -143,7 +145,13 @@ export async function runPacketNew(opts: PacketNewOptions): Promise<PacketNewOut
   const stateRead = readState(root, opts.now.toISOString());
   if (!stateRead.ok) return { exitCode: ExitCode.Violation, diagnostics: stateRead.diagnostics };
   const state = stateRead.state;
-  const phase: Phase | undefined = (opts.phase as Phase | undefined) ?? state.phase ?? phaseOfRite(rite);
+  // The workspace phase counts only while this rite is the active one (another rite's phase is not this one's).
+  const phase: Phase | undefined =
+    (opts.phase as Phase | undefined) ??
+    (state.active_rite === rite ? (state.phase ?? undefined) : undefined) ??
+    phaseOfRite(rite) ??
+    state.phase ??
+    undefined;
   if (phase === undefined) {
     return {
       exitCode: ExitCode.Usage,
@@ -249,10 +257,16 @@ export async function runPacketNew(opts: PacketNewOptions): Promise<PacketNewOut
       baseline_sha256: anchor.baseline_sha256,
     },
   });
+  // The runs this packet replaces leave the active set (a retry never meets guard.ambiguous-packet).
+  const superseded = readSuperseded(root, state.active_runs, { role, rite });
+  const gone = new Set(superseded.map((r) => r.run_id));
   writeState(root, {
     ...state,
+    // the dispatching rite is where the journey is (status, route stickiness, resume, the prompt line)
+    active_rite: rite,
+    phase,
     active_runs: [
-      ...state.active_runs,
+      ...state.active_runs.filter((r) => !gone.has(r.run_id)),
       {
         run_id: runId,
         role,
@@ -263,9 +277,15 @@ export async function runPacketNew(opts: PacketNewOptions): Promise<PacketNewOut
     ],
     updated_at: opts.now.toISOString(),
   });
+  recordSuperseded(root, superseded, runId, opts.now);
   return {
     exitCode: ExitCode.Ok,
-    diagnostics: [],
+    diagnostics: superseded.map((r) =>
+      info("packet.superseded", `run ${r.run_id} (${r.step_id}) is superseded by ${runId}`, {
+        path: r.packet_path,
+        hint: "its leaf can no longer record a result; the new packet is the one to dispatch",
+      }),
+    ),
     data: {
       packet_path: packetPath,
       baseline_path: baselinePath,
@@ -297,7 +317,8 @@ function checkInputs(root: string, given: readonly string[]): { paths: string[];
   const diagnostics: Diagnostic[] = [];
   const seen = new Set<string>();
   for (const p of given) {
-    const checked = resolveRepoPath(root, p);
+    // The root's records are the one part of .devrites/ a leaf may be handed (see root-records.ts).
+    const checked = isRootRecord(p) ? rootRecordCheck(root, p) : resolveRepoPath(root, p);
     if (!checked.ok) {
       diagnostics.push(scopeDiagnostic(checked.violation, "--input"));
       continue;
@@ -386,6 +407,26 @@ async function insideNestedRepos(root: string, allow: readonly string[]): Promis
       );
     }
   return out;
+}
+
+/** A root record is read through `.devrites/` itself: that folder must be a real directory, not a link out. */
+function rootRecordCheck(root: string, p: string): { ok: true } | { ok: false; violation: ScopeViolation } {
+  let real = false;
+  try {
+    real = lstatSync(join(root, ".devrites")).isDirectory();
+  } catch {
+    real = false;
+  }
+  if (real) return { ok: true };
+  return {
+    ok: false,
+    violation: {
+      rule: "scope.symlink-escape",
+      input: p,
+      message: `${p} is not inside a real .devrites/ folder`,
+      hint: ".devrites/ must be a directory of this repository, not a symlink",
+    },
+  };
 }
 
 function scopeDiagnostic(v: ScopeViolation, option: string): Diagnostic {

@@ -40,6 +40,7 @@ import { readInputBytes } from "./fs-read.js";
 import { type GuardStrength, guardStrength } from "./guard-strength.js";
 import { isRunId } from "./ids.js";
 import { rootOfPacket } from "./root.js";
+import { isRootRecord } from "./root-records.js";
 
 export interface ResultCheckOptions {
   cwd: string;
@@ -397,7 +398,9 @@ function hardLinked(root: string, allowed: readonly string[]): { path: string; n
 function describable(packet: AgentPacket, allowOk: readonly string[]): string[] {
   const ok = new Set(allowOk);
   const inputs = new Set(packet.inputs.map((i) => i.path));
-  return packetTouchedPaths(packet).filter((p) => ok.has(p) || (inputs.has(p) && checkRepoPath(p).ok));
+  return packetTouchedPaths(packet).filter(
+    (p) => ok.has(p) || (inputs.has(p) && (checkRepoPath(p).ok || isRootRecord(p))),
+  );
 }
 
 /**

@@ -13,6 +13,7 @@ import { decodeUtf8Strict, type ParseOutcome, parseJsonBytes, parsePacket } from
 import { appendEvent, readRunEvents, readState, workspacePaths } from "../run/workspace.js";
 import { diag } from "../validate/codes.js";
 import { extractResultJson } from "../validate/extract.js";
+import { unwrapHandBack } from "./hand-back.js";
 import { isRunId } from "./ids.js";
 
 export interface ResultRecordOptions {
@@ -91,8 +92,18 @@ export function recordResult(opts: ResultRecordOptions): ResultRecordOutcome {
 
   const received = receivedText(opts.text, opts.source);
   if (!received.ok) return { exitCode: ExitCode.Violation, diagnostics: received.diagnostics };
-  const extracted = extractResultJson(received.value, opts.source);
+  // The root may hand over what its host gave it (Claude's hand-back frame, Codex's wait_agent object):
+  // the leaf's own message inside it is what is stored.
+  const unwrapped = unwrapHandBack(received.value);
+  if (!unwrapped.ok)
+    return {
+      exitCode: ExitCode.Violation,
+      diagnostics: [diag(unwrapped.code, unwrapped.message, undefined, unwrapped.hint)],
+    };
+  const extracted = extractResultJson(unwrapped.text, opts.source);
   if (!extracted.ok) return { exitCode: ExitCode.Violation, diagnostics: extracted.diagnostics };
+  const identity = resultIdentity(extracted.json, runId, opts.source);
+  if (identity) return { exitCode: ExitCode.Violation, diagnostics: [identity] };
   const body = Buffer.from(`${extracted.json}\n`, "utf8");
   const sha256 = sha256Hex(body);
 
@@ -124,6 +135,7 @@ export function recordResult(opts: ResultRecordOptions): ResultRecordOutcome {
         sha256,
         bytes: body.length,
         source: opts.source,
+        ...(unwrapped.frame ? { frame: unwrapped.frame } : {}),
         ...(supersedes ? { supersedes } : {}),
       },
     });
@@ -177,4 +189,35 @@ function receivedText(text: string | Uint8Array, source: string): ParseOutcome<s
       ],
     };
   return { ok: true, value: text };
+}
+
+/**
+ * A stored result must at least say what it is and which run it answers: anything else (`{}`, another run's
+ * result, a leaf's notes that happen to be JSON) is refused here, before it is written, so it can never sit
+ * in the workspace as a result no check can tie to its run. The rest of the schema is `result check`'s to
+ * judge (a result that names its run but is otherwise malformed is stored and rejected, on record).
+ */
+function resultIdentity(json: string, runId: string, source: string): Diagnostic | undefined {
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    return undefined; // extractResultJson only returns parsed JSON; nothing to add
+  }
+  const v = (typeof value === "object" && value !== null ? value : {}) as Record<string, unknown>;
+  if (v.result_version !== "agent-result/v1")
+    return diag(
+      "record.not-a-result",
+      `the JSON from ${source} is not an agent-result/v1 (result_version is ${JSON.stringify(v.result_version ?? null)}); nothing was stored`,
+      undefined,
+      `store the leaf's agent-result/v1 object for ${runId}: it starts with "result_version": "agent-result/v1"`,
+    );
+  if (v.run_id !== runId)
+    return diag(
+      "record.run-mismatch",
+      `the result names run ${JSON.stringify(v.run_id ?? null)}, not ${runId}; nothing was stored`,
+      undefined,
+      "record each leaf's result under its own run id (the packet path names it)",
+    );
+  return undefined;
 }

@@ -11,6 +11,7 @@ import { planClaudeProject } from "./claude/project.js";
 import { planCodexPlugin } from "./codex/plugin.js";
 import { planCodexProject } from "./codex/project.js";
 import type { LayoutPlan } from "./files.js";
+import { GENERATE_COMMAND } from "./headers.js";
 import { manifestFile } from "./manifest.js";
 import { checkOutputPath } from "./output-path.js";
 import type { Host, Layout, Plan, PlanInput, PlannedFile } from "./types.js";
@@ -51,6 +52,12 @@ export function planOutputs(model: PackModel, input: PlanInput): { plan: Plan; d
         files.set(f.path, f);
       }
     }
+  }
+  if (input.regenerate !== undefined && input.regenerate !== GENERATE_COMMAND) {
+    const from = `regenerate with ${GENERATE_COMMAND}`;
+    const to = `regenerate with ${input.regenerate}`;
+    for (const [path, f] of files)
+      if (f.content.includes(from)) files.set(path, { ...f, content: f.content.replaceAll(from, to) });
   }
   for (const f of files.values()) {
     const unsafe = checkOutputPath(f.path);

@@ -58,6 +58,11 @@ export interface PlanInput {
   meta: PackageMeta;
   bundles: ReadonlyMap<string, string>;
   assets?: ReadonlyMap<string, string>;
+  /**
+   * The command the generated headers name (default `devrites generate`, in the devrites repository): a
+   * repository that got its files from `devrites init` regenerates them with `devrites update`.
+   */
+  regenerate?: string;
 }
 
 /** A plan: the files to write, the roots whose manifests it owns, and what went wrong while planning. */

@@ -9,6 +9,7 @@ import { lstatSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
 import { isAbsolute, join, relative, sep } from "node:path";
 import { type Diagnostic, error } from "../core/diagnostics.js";
 import { checkOutputPath } from "../hosts/output-path.js";
+import { LAUNCHER_PATH } from "./launcher.js";
 import { INSTALL_MANIFEST, isPlainRelPath, STATE_PATH } from "./manifest.js";
 import type { CurrentFile } from "./plan.js";
 
@@ -22,7 +23,8 @@ function insideDir(parent: string, child: string): boolean {
 
 function lexical(rel: string, cls: PathClass): Diagnostic | null {
   if (cls === "output") return checkOutputPath(rel);
-  if (cls === "workspace" && (rel === STATE_PATH || rel === INSTALL_MANIFEST)) return null;
+  if (cls === "workspace" && (rel === STATE_PATH || rel === INSTALL_MANIFEST || rel === LAUNCHER_PATH))
+    return null;
   if (cls === "git-hook" && isPlainRelPath(rel)) return null;
   return error("install.path-unsafe", "refused: not a path devrites manages", {
     path: rel,

@@ -71,6 +71,11 @@ export async function planFor(
   hooksDir: string,
   hosts: readonly Host[],
   layouts: readonly Layout[],
+  regenerate?: string,
 ): Promise<{ plan: Plan; diagnostics: Diagnostic[] }> {
-  return planWith(model, await readPlanInputs(model, packDir, hooksDir), hooksDir, hosts, layouts);
+  const inputs = await readPlanInputs(model, packDir, hooksDir);
+  return planWith(model, regenerate ? { ...inputs, regenerate } : inputs, hooksDir, hosts, layouts);
 }
+
+/** The command that regenerates the files `devrites init` installed. */
+export const INSTALLED_REGENERATE = "devrites update";

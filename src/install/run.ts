@@ -17,6 +17,7 @@ import { HOSTS, type Host, type PlannedFile } from "../hosts/types.js";
 import { acquireFileLock } from "../run/lock.js";
 import { emptyState } from "../run/workspace.js";
 import { locatePreCommit, preCommitScript } from "./git-hook.js";
+import { LAUNCHER_PATH, launcherScript } from "./launcher.js";
 import {
   INSTALL_MANIFEST,
   INSTALL_SCHEMA,
@@ -27,7 +28,7 @@ import {
 } from "./manifest.js";
 import { type CurrentFile, type DesiredFile, planInstall, type Step } from "./plan.js";
 import { type PathClass, readCurrent } from "./read.js";
-import { planFor } from "./render.js";
+import { INSTALLED_REGENERATE, planFor } from "./render.js";
 import { loadLintedPack, PACKAGE_HOOKS, PACKAGE_PACK, PACKAGE_ROOT } from "./sources.js";
 import { type InstallTarget, resolveInstallTarget } from "./target.js";
 import { CODEX_CONFIG } from "./toml-block.js";
@@ -105,7 +106,7 @@ export async function runInstall(opts: InstallOptions): Promise<InstallOutcome> 
 
 function classOf(path: string, kind: string): PathClass {
   if (kind === "git-hook") return "git-hook";
-  if (path === STATE_PATH || path === INSTALL_MANIFEST) return "workspace";
+  if (path === STATE_PATH || path === INSTALL_MANIFEST || path === LAUNCHER_PATH) return "workspace";
   return "output";
 }
 
@@ -179,7 +180,14 @@ async function installLocked(opts: InstallOptions, target: InstallTarget): Promi
           }),
         ],
       };
-    const planned = await planFor(pack.model, packDir, opts.hooksDir ?? PACKAGE_HOOKS, hosts, ["project"]);
+    const planned = await planFor(
+      pack.model,
+      packDir,
+      opts.hooksDir ?? PACKAGE_HOOKS,
+      hosts,
+      ["project"],
+      INSTALLED_REGENERATE,
+    );
     if (hasErrors(planned.diagnostics))
       return {
         exitCode: planned.diagnostics.some((d) => d.code === "generate.hook-bundle-missing")
@@ -197,12 +205,13 @@ async function installLocked(opts: InstallOptions, target: InstallTarget): Promi
       content: `${JSON.stringify(emptyState(opts.now.toISOString()), null, 2)}\n`,
       mode: 0o644,
     });
+    const bin = join(PACKAGE_ROOT, "bin", "devrites.js");
+    const fallback = existsSync(bin) ? { node: process.execPath, bin } : undefined;
+    desired.push({ path: LAUNCHER_PATH, kind: "owned", content: launcherScript(fallback), mode: 0o755 });
     if (wantHook) {
       const where = await locatePreCommit(root);
       if (!where.ok) return { exitCode: ExitCode.Usage, diagnostics: [...diagnostics, where.diagnostic] };
       chainedPath = where.chainedRel;
-      const bin = join(PACKAGE_ROOT, "bin", "devrites.js");
-      const fallback = existsSync(bin) ? { node: process.execPath, bin } : undefined;
       desired.push({ path: where.rel, kind: "git-hook", content: preCommitScript(fallback), mode: 0o755 });
     }
   }

@@ -23,7 +23,10 @@ export const PLANNED_COMMANDS = [
   "result check",
   "result record",
   "resume",
+  "rite end",
+  "rite start",
   "route",
+  "run abandon",
   "status",
   "validate",
 ] as const;
@@ -54,12 +57,12 @@ Nothing.
 
 ## Dispatch
 
-Run \`devrites packet new --role devrites-evidence-scout --rite rite-look\`, then follow
+Run \`.devrites/bin/devrites packet new --role devrites-evidence-scout --rite rite-look\`, then follow
 \`reference/how.md\`.
 
 ## Steps
 
-1. Run \`devrites status\`.
+1. Run \`.devrites/bin/devrites status\`.
 
 ## Gates
 

@@ -4,7 +4,7 @@
  */
 
 import { type Diagnostic, error, warning } from "../core/diagnostics.js";
-import { findCommandMentions, matchCommand } from "./commands.js";
+import { findCommandMentions, LAUNCHER_PREFIX, matchCommand } from "./commands.js";
 import { fileReferences, resolveRelative } from "./markdown.js";
 import type { PackModel } from "./types.js";
 
@@ -32,7 +32,18 @@ export function lintCommands(model: PackModel, knownCommands: readonly string[])
   const out: Diagnostic[] = [];
   for (const w of writtenTexts(model)) {
     for (const m of findCommandMentions(w.text)) {
-      if (matchCommand(m.words, knownCommands)) continue;
+      const known = matchCommand(m.words, knownCommands);
+      if (known && !m.launcher) {
+        out.push(
+          error("pack.command-bare", `\`${m.text}\` runs devrites by its bare name`, {
+            path: w.path,
+            line: w.firstLine + m.line - 1,
+            hint: `write \`${LAUNCHER_PREFIX}devrites ${known}\`: a bare \`devrites\` is not on PATH after a project install, nor in Codex's login shell`,
+          }),
+        );
+        continue;
+      }
+      if (known) continue;
       out.push(
         error("pack.command-unknown", `\`${m.text}\` is not a devrites command`, {
           path: w.path,

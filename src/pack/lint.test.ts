@@ -235,14 +235,33 @@ describe("commands", () => {
   it("reports a command the CLI does not have, with the file and line", () => {
     const d = found(cleanFiles(), "pack.command-unknown", ["packet new"]);
     expect(d).toMatchObject([
-      { path: SKILL, line: 32, message: "`devrites status` is not a devrites command" },
+      { path: SKILL, line: 32, message: "`.devrites/bin/devrites status` is not a devrites command" },
     ]);
+  });
+
+  it("requires the launcher: a known command by its bare name is pack.command-bare", () => {
+    const files = withFiles({
+      "skills/rite-look/reference/how.md":
+        "# How\n\nRun `devrites status`, then `.devrites/bin/devrites status`; `.devrites/runs/` is a path.\n",
+    });
+    expect(found(files, "pack.command-bare")).toMatchObject([
+      {
+        path: "skills/rite-look/reference/how.md",
+        line: 3,
+        message: "`devrites status` runs devrites by its bare name",
+        hint: expect.stringContaining("`.devrites/bin/devrites status`"),
+      },
+    ]);
+    // an unknown command by its bare name is reported as unknown, once
+    const unknown = withFiles({ "skills/rite-look/reference/how.md": "# How\n\nRun `devrites frob`.\n" });
+    expect(found(unknown, "pack.command-bare")).toEqual([]);
+    expect(found(unknown, "pack.command-unknown")).toHaveLength(1);
   });
 
   it("checks references, fragments and roles too, at their own lines", () => {
     const files = withFiles({
-      "skills/rite-look/reference/how.md": "# How\n\nThen run `devrites frobnicate`.\n",
-      "fragments/never.md": "## Never\n\n- Run `devrites push`.\n",
+      "skills/rite-look/reference/how.md": "# How\n\nThen run `.devrites/bin/devrites frobnicate`.\n",
+      "fragments/never.md": "## Never\n\n- Run `.devrites/bin/devrites push`.\n",
     });
     expect(found(files, "pack.command-unknown").map((d) => `${d.path}:${d.line}`)).toEqual([
       "fragments/never.md:3",

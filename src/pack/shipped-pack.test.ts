@@ -73,9 +73,7 @@ describe("the shipped pack", () => {
         payload: spec.payload,
       });
       expect(a.tools, a.name).toEqual(
-        spec.mode === "writer"
-          ? ["Read", "Grep", "Glob", "Edit", "Write", "Bash"]
-          : ["Read", "Grep", "Glob", "Bash"],
+        spec.mode === "writer" ? ["Read", "Edit", "Write", "Bash"] : ["Read", "Bash"],
       );
       expect(a.frontmatter, a.name).not.toHaveProperty("model");
     }

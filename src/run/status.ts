@@ -12,10 +12,20 @@ import { validateWorkspace } from "./validate-workspace.js";
 import { listRunDirs, readRunEvents, readState } from "./workspace.js";
 import type { JourneyRef, Question, RunEvent, WorkspaceState } from "./workspace-types.js";
 
+/** How the commands `status` suggests are run: the launcher the install writes (see src/install/launcher.ts). */
+const CLI = ".devrites/bin/devrites";
+
 /** How many finished runs `status` lists. */
 export const RECENT_RUNS = 8;
 
-export type RunState = "active" | "accepted" | "rejected" | "blocked" | "waiting";
+export type RunState =
+  | "active"
+  | "accepted"
+  | "rejected"
+  | "blocked"
+  | "waiting"
+  | "superseded"
+  | "abandoned";
 
 export interface RunSummary {
   run_id: string;
@@ -68,6 +78,8 @@ export function summarizeRun(runId: string, events: readonly RunEvent[], active:
         s.state = d.verdict === "rejected" ? "rejected" : d.verdict === "accepted" ? "accepted" : s.state;
     }
     if (ev.type === "step.failed" && !active) s.state = "rejected";
+    if (ev.type === "run.superseded" && !active) s.state = "superseded";
+    if (ev.type === "run.abandoned" && !active) s.state = "abandoned";
     if (ev.type === "step.accepted") s.state = "accepted";
     if (ev.type === "step.blocked") {
       s.state = "blocked";
@@ -90,7 +102,7 @@ export function nextAction(
       kind: "answer",
       qid: q.qid,
       text: `answer ${q.qid} (${q.kind}): ${q.question}${more}`,
-      command: `devrites resolve ${q.qid} "<answer>"`,
+      command: `${CLI} resolve ${q.qid} "<answer>"`,
     };
   }
   const journey = state.journey ?? null;
@@ -108,16 +120,19 @@ export function nextAction(
     return {
       kind: "await",
       text: `run ${run.role} with ${run.packet_path} and record its result${state.active_runs.length > 1 ? ` (${state.active_runs.length} runs out)` : ""}`,
-      ...(journey && journey.status !== "done" ? { command: "devrites resume" } : {}),
+      ...(journey && journey.status !== "done" ? { command: `${CLI} resume` } : {}),
     };
   if (journey && journey.status !== "done")
-    return { kind: "resume", text: `continue journey ${journey.name}`, command: "devrites resume" };
+    return { kind: "resume", text: `continue journey ${journey.name}`, command: `${CLI} resume` };
   if (state.active_rite)
     return {
       kind: "continue",
       text: `continue ${state.active_rite}${state.phase ? ` (phase ${state.phase})` : ""}`,
     };
-  return { kind: "start", text: "nothing in progress: start a rite (run /rite for the menu)" };
+  return {
+    kind: "start",
+    text: "nothing in progress: start a rite (the rite skill shows the menu: /rite in Claude Code, $rite in Codex)",
+  };
 }
 
 export interface StatusInput {

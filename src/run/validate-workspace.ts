@@ -9,8 +9,10 @@ import type { z } from "zod";
 import { type Diagnostic, error, warning } from "../core/diagnostics.js";
 import { readDecisions } from "./decisions.js";
 import { RUN_ID_RE } from "./ids.js";
+import { isRetired } from "./lifecycle.js";
 import { readQuestions } from "./questions.js";
 import { readJsonLines, WORKSPACE_DIR, workspacePaths } from "./workspace.js";
+import type { RunEvent } from "./workspace-types.js";
 import { knownEventData, runEventSchema, workspaceStateSchema } from "./workspace-zod.js";
 
 function firstIssue(e: z.ZodError): string {
@@ -163,11 +165,20 @@ function validateRun(root: string, runId: string): Diagnostic[] {
     out.push(error("run.result-invalid", result.message, { path: workspacePaths.result(runId) }));
   if (result?.ok) {
     const v = result.value as { run_id?: unknown } | null;
+    // A result a superseded or abandoned run left is the record of that run: reported, not failed.
+    const retired = isRetired(read.values as RunEvent[]);
     if (v?.run_id !== runId)
       out.push(
-        error("run.result-mismatch", `the result names run ${String(v?.run_id)}, not ${runId}`, {
-          path: workspacePaths.result(runId),
-        }),
+        (retired ? warning : error)(
+          "run.result-mismatch",
+          `the result names run ${String(v?.run_id)}, not ${runId}`,
+          {
+            path: workspacePaths.result(runId),
+            hint: retired
+              ? "the run was given up; its result is kept as the record"
+              : "devrites run abandon <run-id> gives the run up; a fresh packet redoes the step",
+          },
+        ),
       );
   }
   let contents: string[] = [];

@@ -14,7 +14,7 @@ import { CODEX_MARKETPLACE_ROOT, codexPluginDir } from "../hosts/codex/plugin.js
 import { CODEX_ROOT, CODEX_SKILLS_ROOT } from "../hosts/codex/project.js";
 import { MANIFEST_NAME } from "../hosts/manifest.js";
 import { HOSTS, type Host, LAYOUTS, type Layout, type Plan, type PlannedFile } from "../hosts/types.js";
-import { planWith, readPlanInputs } from "../install/render.js";
+import { INSTALLED_REGENERATE, planWith, readPlanInputs } from "../install/render.js";
 import type { PackModel } from "../pack/types.js";
 
 type Pair = `${Host}/${Layout}`;
@@ -59,7 +59,9 @@ export async function checkAdapters(
   hooksDir: string,
   installed: boolean,
 ): Promise<AdaptersReport> {
-  const inputs = await readPlanInputs(model, packDir, hooksDir);
+  const read = await readPlanInputs(model, packDir, hooksDir);
+  // Installed files name `devrites update` in their headers (see src/install/render.ts).
+  const inputs = installed ? { ...read, regenerate: INSTALLED_REGENERATE } : read;
   const roots = layoutRoots(inputs.meta.name);
   const present = (Object.keys(roots) as Pair[]).filter((pair) =>
     roots[pair].some((r) => existsSync(join(root, r, MANIFEST_NAME))),

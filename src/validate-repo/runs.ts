@@ -21,6 +21,7 @@ import {
 import { decodeUtf8Strict, parseJsonBytes, parsePacket, parseResult } from "../envelope/parse.js";
 import type { AgentPacket, AgentResult } from "../envelope/types.js";
 import { readLedgerStrict, type StrictLedger } from "../run/ledger.js";
+import { isRetired } from "../run/lifecycle.js";
 import { listRunDirs, workspacePaths } from "../run/workspace.js";
 import { verifyBaselineRecord } from "../validate/baseline-record.js";
 import { ledgerContradictions, rederiveAcceptance } from "./verdicts.js";
@@ -47,12 +48,15 @@ interface LedgerFacts {
   checkedSha?: string;
   /** When the last verdict was given. */
   checkedAt?: string;
+  /** The run was superseded or abandoned (it left the active set). */
+  retired?: true;
   ledger: StrictLedger;
 }
 
 /** The last verdict `result check` recorded, read strictly (a forged line is an error, not a fact). */
 function ledgerFacts(root: string, runId: string): LedgerFacts {
   const ledger = readLedgerStrict(root, runId);
+  const retired = isRetired(ledger.values);
   let verdict: string | undefined;
   let recordedSha: string | undefined;
   let checkedSha: string | undefined;
@@ -72,6 +76,7 @@ function ledgerFacts(root: string, runId: string): LedgerFacts {
     ...(verdict ? { verdict } : {}),
     ...(checkedSha ? { checkedSha } : {}),
     ...(checkedAt ? { checkedAt } : {}),
+    ...(retired ? { retired: true as const } : {}),
   };
 }
 
@@ -84,7 +89,8 @@ export function checkRuns(root: string, only?: ReadonlySet<string>, gitDir?: str
     if (only && !only.has(runId)) continue;
     runs++;
     const facts = ledgerFacts(root, runId);
-    const rejected = facts.verdict === "rejected";
+    // A rejected result, or one a superseded or abandoned run left, is kept as the record: reported, not failed.
+    const rejected = facts.verdict === "rejected" || facts.retired === true;
     const eventsRel = workspacePaths.events(runId);
     out.push(
       ...facts.ledger.tampered,
@@ -172,7 +178,9 @@ export function checkRuns(root: string, only?: ReadonlySet<string>, gitDir?: str
               : "not a valid agent-result/v1",
             {
               path: resultRel,
-              hint: rejected ? "kept as the record of the rejection" : "run devrites result check on it",
+              hint: rejected
+                ? "kept as the record of the rejection"
+                : "run devrites result check on it, or devrites run abandon <run-id> to give the run up",
             },
           ),
         );

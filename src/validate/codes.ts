@@ -356,7 +356,7 @@ export const CODES = {
   "record.run-not-active": {
     stage: "record",
     severity: "error",
-    summary: "the run is not active (already accepted or abandoned)",
+    summary: "the run is not active (already accepted, superseded or abandoned)",
     hint: "a finished run takes no new result; write a fresh packet to redo the step",
   },
   "record.result-exists": {
@@ -364,6 +364,30 @@ export const CODES = {
     severity: "error",
     summary: "a different result was already recorded for this run",
     hint: "a run takes one result (replaceable only after a check rejected it); write a fresh packet to redo the step",
+  },
+  "record.not-a-result": {
+    stage: "record",
+    severity: "error",
+    summary: "the JSON is not an agent-result/v1 (no result_version); nothing was stored",
+    hint: "store the leaf's agent-result/v1 object itself, not a wrapper or notes",
+  },
+  "record.run-mismatch": {
+    stage: "record",
+    severity: "error",
+    summary: "the result names another run; nothing was stored",
+    hint: "record each leaf's result under its own run id",
+  },
+  "record.hand-back-ambiguous": {
+    stage: "record",
+    severity: "error",
+    summary: "the host's hand-back holds several agents' messages; nothing was stored",
+    hint: "record each leaf's message under its own run",
+  },
+  "record.hand-back-unfinished": {
+    stage: "record",
+    severity: "error",
+    summary: "the host's hand-back says the agent has not completed; nothing was stored",
+    hint: "wait for the agent to finish, then record its message",
   },
   "record.result-path-invalid": {
     stage: "record",

@@ -126,7 +126,8 @@ describe("packet new: writes", () => {
       expect(r.code).toBe(0);
       const p = JSON.parse(r.stdout).data.packet as AgentPacket;
       expect(p.baseline.head).toBe("no-git");
-      const rec = await runCapture(["result", "record", p.run_id], top, {}, { stdin: "{}" });
+      const stub = JSON.stringify({ result_version: "agent-result/v1", run_id: p.run_id });
+      const rec = await runCapture(["result", "record", p.run_id], top, {}, { stdin: stub });
       expect(rec.code).toBe(0);
       const check = await runCapture(["result", "check", p.result_path, "--json"], top);
       expect(JSON.parse(check.stdout).diagnostics.map((d: { code: string }) => d.code)).not.toContain(

@@ -22,6 +22,10 @@ function events(): string[] {
     .map((l) => JSON.parse(l).type);
 }
 
+/** The least a result must say to be stored: what it is and which run it answers (the rest is the check's). */
+const stub = (extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ result_version: "agent-result/v1", run_id: p.run_id, ...extra });
+
 describe("result record", () => {
   it("stores a bare object from stdin verbatim and logs result.recorded", async () => {
     const text = JSON.stringify(repo.resultFor(p));
@@ -43,27 +47,94 @@ describe("result record", () => {
     expect(repo.read(p.result_path)).toBe(`${json}\n`);
   });
 
-  it("reads --file", async () => {
-    repo.write("leaf.txt", "{}");
-    const r = await repo.cli(["result", "record", p.run_id, "--file", "leaf.txt"]);
-    expect(r.code).toBe(0);
-    expect(repo.read(p.result_path)).toBe("{}\n");
+  it.each([
+    [
+      "Claude's [Subagent hand-back] frame",
+      (msg: string) =>
+        `[Subagent hand-back] The text below is the final report of a subagent this session delegated to. The report follows:\n${msg
+          .split("\n")
+          .map((l) => `  ${l}`)
+          .join(
+            "\n",
+          )}\nagentId: a1 (use SendMessage with to: 'a1' to continue this agent)\n<usage>tool_uses: 0</usage>`,
+      "claude-hand-back",
+    ],
+    [
+      "Codex's wait_agent output",
+      (msg: string) => JSON.stringify({ status: { "019a-thread": { completed: msg } }, timed_out: false }),
+      "codex-wait-agent",
+    ],
+  ])(
+    "stores the leaf's own bytes from %s, and says which frame it took them from",
+    async (_n, wrap, frame) => {
+      const msg = JSON.stringify(repo.resultFor(p), null, 2);
+      const r = await repo.cli(["result", "record", p.run_id], wrap(msg));
+      expect(r.code, JSON.stringify(r.json.diagnostics)).toBe(0);
+      expect(repo.read(p.result_path)).toBe(`${msg}\n`);
+      const ev = repo
+        .read(`.devrites/runs/${p.run_id}/events.jsonl`)
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l))
+        .at(-1);
+      expect(ev.data).toMatchObject({ source: "stdin", frame });
+      expect((await repo.check(p)).code).toBe(0);
+    },
+  );
+
+  it("a wait_agent output with two agents is refused (record.hand-back-ambiguous), nothing written", async () => {
+    const two = JSON.stringify({
+      status: { a: { completed: stub() }, b: { completed: stub() } },
+      timed_out: false,
+    });
+    const r = await repo.cli(["result", "record", p.run_id], two);
+    expect(r.code).toBe(1);
+    expect(codes(r)).toEqual(["record.hand-back-ambiguous"]);
+    expect(() => repo.read(p.result_path)).toThrow();
   });
 
+  it("reads --file", async () => {
+    repo.write("leaf.txt", stub());
+    const r = await repo.cli(["result", "record", p.run_id, "--file", "leaf.txt"]);
+    expect(r.code).toBe(0);
+    expect(repo.read(p.result_path)).toBe(`${stub()}\n`);
+  });
+
+  it.each([
+    ["{}", "{}", "record.not-a-result"],
+    ["another envelope", '{"result_version":"agent-result/v2"}', "record.not-a-result"],
+    [
+      "another run's result",
+      '{"result_version":"agent-result/v1","run_id":"run-20200101T000000Z-00000000"}',
+      "record.run-mismatch",
+    ],
+    ["no run id", '{"result_version":"agent-result/v1"}', "record.run-mismatch"],
+  ])(
+    "%s is refused at record time (%s… → %s), nothing written, so validate never meets it",
+    async (_n, text, code) => {
+      const r = await repo.cli(["result", "record", p.run_id], text);
+      expect(r.code).toBe(1);
+      expect(codes(r)).toEqual([code]);
+      expect(r.json.diagnostics[0]?.message).toContain("nothing was stored");
+      expect(() => repo.read(p.result_path)).toThrow();
+      expect(events()).toEqual(["packet.created"]);
+    },
+  );
+
   it("recording the same result twice is idempotent; a different one is refused", async () => {
-    expect((await repo.cli(["result", "record", p.run_id], "{}")).code).toBe(0);
-    const again = await repo.cli(["result", "record", p.run_id], "{}");
+    expect((await repo.cli(["result", "record", p.run_id], stub())).code).toBe(0);
+    const again = await repo.cli(["result", "record", p.run_id], stub());
     expect(again.code).toBe(0);
     expect(again.json.data).toMatchObject({ unchanged: true });
-    const other = await repo.cli(["result", "record", p.run_id], '{"x":1}');
+    const other = await repo.cli(["result", "record", p.run_id], stub({ x: 1 }));
     expect(other.code).toBe(1);
     expect(codes(other)).toEqual(["record.result-exists"]);
-    expect(repo.read(p.result_path)).toBe("{}\n");
+    expect(repo.read(p.result_path)).toBe(`${stub()}\n`);
     expect(events()).toEqual(["packet.created", "result.recorded"]);
   });
 
   it("a result the check rejected can be replaced by its fix; result.recorded names what it supersedes", async () => {
-    expect((await repo.cli(["result", "record", p.run_id], "{}")).code).toBe(0);
+    expect((await repo.cli(["result", "record", p.run_id], stub())).code).toBe(0);
     expect((await repo.check(p)).code).toBe(1);
     const fixed = JSON.stringify(repo.resultFor(p));
     const r = await repo.cli(["result", "record", p.run_id], fixed);
@@ -75,7 +146,7 @@ describe("result record", () => {
       .split("\n")
       .map((l) => JSON.parse(l))
       .filter((e) => e.type === "result.recorded");
-    expect(recorded.map((e) => e.data.supersedes)).toEqual([undefined, sha256Hex("{}\n")]);
+    expect(recorded.map((e) => e.data.supersedes)).toEqual([undefined, sha256Hex(`${stub()}\n`)]);
     expect((await repo.check(p)).code).toBe(0);
     // once accepted, the run is retired and takes nothing more
     expect(codes(await repo.cli(["result", "record", p.run_id], "{}"))).toEqual(["record.run-not-active"]);

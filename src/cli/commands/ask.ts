@@ -50,7 +50,7 @@ export const askCommand: Command = {
       text: [
         q.qid,
         `[${q.kind}] ${q.question}${q.options.length ? ` (options: ${q.options.join(" | ")})` : ""}`,
-        `answer with: devrites resolve ${q.qid} "<answer>"`,
+        `answer with: .devrites/bin/devrites resolve ${q.qid} "<answer>"`,
       ].join("\n"),
       data: { question: q },
     };

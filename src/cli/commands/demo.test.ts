@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { run } from "../main.js";
 import { runCapture } from "../test-io.js";
 
 let parent: string;
@@ -167,6 +168,29 @@ describe("devrites demo", () => {
     expect(state.journey).toMatchObject({ name: "demo", driver: "cli", status: "done" });
     expect(existsSync(join(data.root, ".claude/agents/devrites-slice-wright.md"))).toBe(true);
   });
+
+  it("prints each step as it happens: the header, then one chunk per step in order, before the summary", async () => {
+    const chunks: { text: string; at: number }[] = [];
+    const code = await run(["demo"], {
+      cwd,
+      env: { TMPDIR: parent },
+      out: (text) => chunks.push({ text, at: performance.now() }),
+      err: (text) => chunks.push({ text, at: performance.now() }),
+    });
+    expect(code).toBe(0);
+    expect(chunks[0]?.text).toContain("devrites demo: a full scripted cycle");
+    const steps = chunks.filter((c) => /^ {2}[✓✗] /.test(c.text));
+    const stages = steps.map((c) => c.text.slice(4).split(/\s/)[0]);
+    expect(stages[0]).toBe("install");
+    expect(stages.at(-1)).toBe("final");
+    for (const stage of ["scout", "stale", "malformed", "gate", "out-of-scope"])
+      expect(stages).toContain(stage);
+    expect(steps.length).toBeGreaterThanOrEqual(6);
+    // each step is its own write, and the summary (status, org chart) comes after the last one
+    const summary = chunks.findIndex((c) => c.text.includes("devrites status:"));
+    expect(summary).toBeGreaterThan(chunks.indexOf(steps.at(-1)!));
+    expect(steps[0]!.at).toBeLessThan(steps.at(-1)!.at);
+  }, 60_000);
 
   it("takes no positionals", async () => {
     const r = await runCapture(["demo", "extra"], cwd, { TMPDIR: parent });

@@ -1,11 +1,11 @@
 import { ExitCode, error } from "../../core/diagnostics.js";
-import { renderDemoReport } from "../../demo/report.js";
+import { DEMO_HEADER, renderDemoReport, stepLines } from "../../demo/report.js";
 import { type DemoReport, runDemo } from "../../demo/run.js";
 import { renderMermaid } from "../../pack/index.js";
 import { type Command, type CommandResult, flag } from "../command.js";
 
 /** Map a demo report to the command's result: exit 0 only when every scripted expectation held. */
-export function demoResult(report: DemoReport): CommandResult {
+export function demoResult(report: DemoReport, opts: { stepsShown?: boolean } = {}): CommandResult {
   return {
     exitCode: report.ok ? ExitCode.Ok : ExitCode.Violation,
     diagnostics: report.failure
@@ -15,7 +15,7 @@ export function demoResult(report: DemoReport): CommandResult {
           }),
         ]
       : [],
-    text: renderDemoReport(report),
+    text: renderDemoReport(report, opts),
     data: { ...report, mermaid: renderMermaid(report.graph) },
   };
 }
@@ -40,10 +40,14 @@ export const demoCommand: Command = {
   options: { keep: { type: "boolean" } },
   positionals: [0, 0],
   async run(args, io) {
+    // Each step is printed as soon as it is done (the JSON report comes whole at the end).
+    const live = !flag(args, "json");
+    if (live) io.out(`${DEMO_HEADER}\n`);
     const report = await runDemo({
       keep: flag(args, "keep"),
       ...(io.env.TMPDIR ? { tmpParent: io.env.TMPDIR } : {}),
+      ...(live ? { onStep: (step) => io.out(stepLines(step).join("\n")) } : {}),
     });
-    return demoResult(report);
+    return demoResult(report, { stepsShown: live });
   },
 };

@@ -11,7 +11,9 @@ import { resolveCommand } from "./resolve.js";
 import { resultCheck } from "./result-check.js";
 import { resultRecord } from "./result-record.js";
 import { resumeCommand } from "./resume.js";
+import { riteEnd, riteStart } from "./rite-marks.js";
 import { routeCommand } from "./route.js";
+import { runAbandon } from "./run-abandon.js";
 import { statusCommand } from "./status.js";
 import { uninstallCommand } from "./uninstall.js";
 import { updateCommand } from "./update.js";
@@ -31,7 +33,10 @@ export const allCommands: Command[] = [
   resultCheck,
   resultRecord,
   resumeCommand,
+  riteEnd,
+  riteStart,
   routeCommand,
+  runAbandon,
   statusCommand,
   uninstallCommand,
   updateCommand,

@@ -1,5 +1,13 @@
 import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -114,6 +122,59 @@ describe("devrites init / uninstall on a repository with the user's own files", 
     const passing = spawnSync("git", ["commit", "-q", "-m", "x"], { cwd: r.root, env });
     expect(passing.status).toBe(0);
     expect(readFileSync(log, "utf8")).toBe("user\nuser\ndevrites validate --staged\n");
+  });
+
+  it("writes the launcher the rites run (.devrites/bin/devrites, executable); it runs this devrites; uninstall removes it", async () => {
+    const r = repo();
+    expect((await cli(r, "init")).code).toBe(0);
+    const launcher = join(r.root, ".devrites/bin/devrites");
+    expect(statSync(launcher).mode & 0o111).not.toBe(0);
+    const manifest = parseInstallManifest(readFileSync(join(r.root, ".devrites/install.json"), "utf8"));
+    expect(
+      manifest.ok && manifest.manifest.files.find((f) => f.path === ".devrites/bin/devrites")?.kind,
+    ).toBe("owned");
+    const ran = spawnSync(".devrites/bin/devrites", ["--version"], {
+      cwd: r.root,
+      encoding: "utf8",
+      env: {},
+    });
+    expect(ran.status, ran.stderr).toBe(0);
+    expect(ran.stdout.trim()).toMatch(/^[0-9]+\.[0-9]+\.[0-9]+/);
+    expect((await cli(r, "uninstall")).code).toBe(0);
+    expect(existsSync(launcher)).toBe(false);
+  });
+
+  it("--host none installs only the launcher and the workspace (a plugin brings the rites)", async () => {
+    const r = repo({ "src/app.ts": "export const x = 1;\n" });
+    const out = await cli(r, "init", "--host", "none");
+    expect(out.code, out.stdout).toBe(0);
+    const m = parseInstallManifest(readFileSync(join(r.root, ".devrites/install.json"), "utf8"));
+    expect(m.ok && m.manifest.hosts).toEqual([]);
+    expect(m.ok && m.manifest.files.map((f) => f.path).sort()).toEqual([
+      ".devrites/bin/devrites",
+      ".devrites/state.json",
+    ]);
+    expect(existsSync(join(r.root, ".claude"))).toBe(false);
+    expect(existsSync(join(r.root, "AGENTS.md"))).toBe(false);
+    expect((await cli(r, "update")).code).toBe(0);
+    expect(existsSync(join(r.root, ".claude"))).toBe(false);
+    expect((await cli(r, "init", "--host", "none,claude")).code).toBe(2);
+  });
+
+  it("installed files name the command that regenerates them there (devrites update), and validate agrees", async () => {
+    const r = repo();
+    expect((await cli(r, "init")).code).toBe(0);
+    for (const f of [
+      ".claude/skills/rite/SKILL.md",
+      ".agents/skills/rite/SKILL.md",
+      ".codex/agents/devrites-slice-wright.toml",
+      "AGENTS.md",
+    ]) {
+      const text = readFileSync(join(r.root, f), "utf8");
+      expect(text, f).toContain("regenerate with devrites update");
+      expect(text, f).not.toContain("devrites generate");
+    }
+    expect((await cli(r, "validate")).code).toBe(0);
   });
 
   it("--dry-run prints the plan per path and writes nothing", async () => {

@@ -36,10 +36,11 @@ export const initCommand: Command = {
   name: "init",
   summary:
     "Install devrites into a repository: the generated adapters, a .devrites/ skeleton, optionally a pre-commit hook",
-  usage: "init [--target DIR] [--host claude,codex] [--git-hook] [--dry-run] [--force] [--json]",
+  usage: "init [--target DIR] [--host claude,codex|none] [--git-hook] [--dry-run] [--force] [--json]",
   help: [
     "Options:",
-    "  --host H,…    claude, codex or both (default: what is installed, else both)",
+    "  --host H,…    claude, codex or both (default: what is installed, else both); none: only the launcher",
+    "                .devrites/bin/devrites and the workspace (the rites come from a host plugin)",
     "  --git-hook    also install a pre-commit hook running `devrites validate --staged` (an existing hook is",
     "                kept, moved aside and run first; core.hooksPath is honoured)",
     ...INSTALL_HELP_COMMON,

@@ -39,6 +39,9 @@ export const INSTALL_HELP_COMMON = [
 export function parseHosts(args: ParsedArgs): Host[] | undefined | Diagnostic {
   const raw = strs(args, "host").flatMap((h) => h.split(","));
   if (raw.length === 0) return undefined;
+  // `none`: no host adapters, only the CLI's launcher and the workspace (for a repository that gets the rites
+  // from a host plugin, which would load project skills a second time).
+  if (raw.length === 1 && raw[0]?.trim() === "none") return [];
   const out: Host[] = [];
   for (const h of raw.map((x) => x.trim()).filter((x) => x !== "")) {
     if (!(HOSTS as readonly string[]).includes(h))

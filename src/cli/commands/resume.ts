@@ -15,7 +15,7 @@ import "../../run/cli-driver.js";
 function questionLines(questions: readonly Question[]): string[] {
   return questions.flatMap((q) => [
     `  ${q.qid} [${q.kind}] ${q.question}${q.options.length ? ` (options: ${q.options.join(" | ")})` : ""}`,
-    `  answer with: devrites resolve ${q.qid} "<answer>", then devrites resume`,
+    `  answer with: .devrites/bin/devrites resolve ${q.qid} "<answer>", then .devrites/bin/devrites resume`,
   ]);
 }
 

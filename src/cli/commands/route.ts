@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { ExitCode, warning } from "../../core/diagnostics.js";
+import { ExitCode, error, warning } from "../../core/diagnostics.js";
 import { BUNDLED_PACK, loadRiteCards } from "../../route/cards.js";
 import { route } from "../../route/route.js";
 import { findWorkspaceRoot } from "../../run/root.js";
@@ -19,11 +19,20 @@ export const routeCommand: Command = {
     "first (no evidence, no journey: the menu) · clarify (ambiguous or too weak to leave the active rite:",
     "ask the question before doing anything).",
     "",
-    "Exit codes: 0 routed (including clarify) · 5 the pack is missing.",
+    "Exit codes: 0 routed (including clarify) · 2 a blank request · 5 the pack is missing.",
   ].join("\n"),
   options: { active: { type: "string" }, pack: { type: "string" } },
   positionals: [1, 1],
   async run(args, io) {
+    if ((args.positionals[0] ?? "").trim() === "")
+      return {
+        exitCode: ExitCode.Usage,
+        diagnostics: [
+          error("input.invalid", "the request to route is blank", {
+            hint: 'pass the user\'s request, verbatim: devrites route "<the request>"',
+          }),
+        ],
+      };
     const pack = str(args, "pack");
     const loaded = await loadRiteCards(pack ? resolve(io.cwd, pack) : BUNDLED_PACK);
     if (loaded.missing) return { exitCode: ExitCode.MissingInput, diagnostics: loaded.diagnostics };

@@ -72,7 +72,9 @@ describe("devrites status", () => {
     expect(r.stdout).toMatch(
       /q-\d{8}-001 \[product\] Export CSV too\? \(options: yes \| no\) — step rite-spec\/human#1/,
     );
-    expect(r.stdout).toMatch(/next: answer q-\d{8}-001 .* → devrites resolve q-\d{8}-001 "<answer>"/);
+    expect(r.stdout).toMatch(
+      /next: answer q-\d{8}-001 .* → \.devrites\/bin\/devrites resolve q-\d{8}-001 "<answer>"/,
+    );
     const j = JSON.parse((await runCapture(["status", "--json"], root)).stdout);
     expect(j.data).toMatchObject({
       active_rite: "rite-spec",

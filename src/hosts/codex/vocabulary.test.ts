@@ -8,6 +8,21 @@ const CASES: Record<string, { yes: [string, string][]; no: string[] }> = {
     yes: [["(Claude Code: `Explore`)", "(Codex: `explorer`)"]],
     no: ["Claude Code reads CLAUDE.md", "Claude Codex: x"],
   },
+  "hand-back": {
+    yes: [
+      [
+        "record the Agent tool's whole result, verbatim",
+        "record the whole `wait_agent` output for this one agent, verbatim",
+      ],
+    ],
+    no: ["the Agent tool's result", "the Agent tool's whole"],
+  },
+  "edit-tools": {
+    yes: [
+      ["Write files with Edit or Write; use", "Write files through the shell (e.g. a here-document); use"],
+    ],
+    no: ["Edit or Write files", "with Edit"],
+  },
   "spawn-tool": {
     yes: [
       ["use the Agent tool with", "use `spawn_agent` with"],

@@ -8,6 +8,18 @@ import type { Leftover, RewriteRule } from "../rewrite.js";
 
 export const CODEX_VOCABULARY: readonly RewriteRule[] = [
   { id: "host-label", pattern: /\bClaude Code:/g, replace: "Codex:" },
+  // What the root records when no result is stored: Codex hands the leaf's message back in wait_agent's output.
+  {
+    id: "hand-back",
+    pattern: /\bthe Agent tool's whole result\b/g,
+    replace: "the whole `wait_agent` output for this one agent",
+  },
+  // Codex offers the wright no edit tools of Claude's names: it writes through the shell.
+  {
+    id: "edit-tools",
+    pattern: /\bwith Edit or Write\b/g,
+    replace: "through the shell (e.g. a here-document)",
+  },
   { id: "spawn-tool", pattern: /\b(?:the )?(?:Agent|Task) tool\b/g, replace: "`spawn_agent`" },
   { id: "spawn-calls", pattern: /\b(?:Agent|Task) (calls?)\b/g, replace: "`spawn_agent` $1" },
   { id: "subagent-type", pattern: /\bsubagent_type\b/g, replace: "agent_type" },
@@ -41,6 +53,7 @@ export const CODEX_LEFTOVERS: readonly Leftover[] = [
   { pattern: /\bsubagent_type\b/, what: "subagent_type" },
   { pattern: /(?:^|[^\w-])\.claude\//, what: ".claude/ path" },
   { pattern: /\b(?:Agent|Task|Skill) tool\b/, what: "Claude tool name" },
+  { pattern: /\b(?:Grep|Glob|MultiEdit|NotebookEdit)\b|\bEdit or Write\b/, what: "Claude tool name" },
   { pattern: /\bClaude Code\b/, what: "Claude Code" },
   { pattern: /\bCLAUDE_[A-Z_]+/, what: "Claude variable" },
   { pattern: /(?:^|[\s([`"'])\/rite\b/, what: "/rite slash command" },
