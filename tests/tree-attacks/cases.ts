@@ -530,6 +530,40 @@ export const ATTACKS: Attack[] = [
     code: "result.out-of-scope",
   },
 
+  {
+    name: "git: objects/info/alternates planted",
+    klass: "git",
+    tampered: ".git/objects/info/alternates naming another object store",
+    leaf: (r) =>
+      void writeFileSync(
+        join(r.gitDir(), "objects", "info", "alternates"),
+        `${join(r.top, "evil-objects")}\n`,
+      ),
+    stage: "check",
+    code: "result.out-of-scope",
+    path: ".git/objects/info/alternates",
+  },
+  {
+    name: "nested: a repository hidden inside a tracked folder (src/.git)",
+    klass: "nested",
+    tampered: "git init src; core.fsmonitor set in src/.git/config (git never lists a .git folder)",
+    leaf: (r) => {
+      r.git("init", "-q", "src");
+      r.git("-C", "src", "config", "core.fsmonitor", "./evil.sh");
+      return undefined;
+    },
+    stage: "check",
+    code: "result.out-of-scope",
+  },
+  {
+    name: "records: the run ledger deleted",
+    klass: "records",
+    tampered: ".devrites/runs/<run>/events.jsonl removed before the check",
+    afterRecord: (r, p) => void rmSync(r.abs(r.runFile(p, "events.jsonl"))),
+    stage: "check",
+    code: "result.ledger-mismatch",
+  },
+
   // ───────────── nested repositories and submodules ─────────────
   {
     name: "nested: a clean nested repository committed into",

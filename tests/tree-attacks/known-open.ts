@@ -63,6 +63,16 @@ export const KNOWN_OPEN: OpenCase[] = [
     repro: "git -C sub config core.fsmonitor ./evil.sh → result check exit 0",
   },
   {
+    name: "nested: a repository hidden inside a tracked folder (src/.git)",
+    severity: "high",
+    reason:
+      "git never lists a .git folder and does not treat a folder holding tracked files as a nested repository, " +
+      "so src/.git is invisible to git status and the baseline; any git command run inside src/ (the user's, " +
+      "an editor's) then uses the planted repository's config — core.fsmonitor runs a command",
+    repro:
+      "git init src && git -C src config core.fsmonitor ./evil.sh → result check exit 0, validate exit 0",
+  },
+  {
     name: "workspace: a user decision forged in .devrites/decisions.jsonl",
     severity: "high",
     reason:

@@ -86,40 +86,44 @@ export function verdict(a: Attack, o: Outcome): "rejected" | "accepted" | "rejec
 export function attackSuite(title: string, classes: readonly string[]): void {
   const cases = ATTACKS.filter((a) => classes.includes(a.klass));
   describe.skipIf(!BUILT)(`${title} (needs npm run build)`, () => {
-    it.each(cases.map((c) => [c.name, c] as const))("%s", (_name, a) => {
-      const o = runAttack(a);
-      const said = describeOutcome(o);
-      const head = `case "${a.name}" [${a.klass}] — tampered: ${a.tampered}\n  `;
-      if (a.control) {
-        const ok =
-          o.check?.code === 0 &&
-          codesOf(o.check).length === 0 &&
-          o.validate?.ok === true &&
-          acceptedRuns(o.validate) === 1;
-        expect(
-          ok,
-          `${head}the honest near miss must be accepted and re-verified by validate; the CLI said:\n  ${said}`,
-        ).toBe(true);
-        return;
-      }
-      const v = verdict(a, o);
-      const open = KNOWN_OPEN.find((k) => k.name === a.name);
-      if (open) {
+    it.each(cases.map((c) => [c.name, c] as const))(
+      "%s",
+      (_name, a) => {
+        const o = runAttack(a);
+        const said = describeOutcome(o);
+        const head = `case "${a.name}" [${a.klass}] — tampered: ${a.tampered}\n  `;
+        if (a.control) {
+          const ok =
+            o.check?.code === 0 &&
+            codesOf(o.check).length === 0 &&
+            o.validate?.ok === true &&
+            acceptedRuns(o.validate) === 1;
+          expect(
+            ok,
+            `${head}the honest near miss must be accepted and re-verified by validate; the CLI said:\n  ${said}`,
+          ).toBe(true);
+          return;
+        }
+        const v = verdict(a, o);
+        const open = KNOWN_OPEN.find((k) => k.name === a.name);
+        if (open) {
+          expect(
+            v,
+            `${head}is listed in KNOWN_OPEN (${open.reason}) but is no longer accepted — remove it from the list; the CLI said:\n  ${said}`,
+          ).toBe("accepted");
+          return;
+        }
         expect(
           v,
-          `${head}is listed in KNOWN_OPEN (${open.reason}) but is no longer accepted — remove it from the list; the CLI said:\n  ${said}`,
-        ).toBe("accepted");
-        return;
-      }
-      expect(
-        v,
-        `${head}must be rejected at ${a.stage} with ${a.code}${a.path ? ` on ${a.path}` : ""}; the CLI said:\n  ${said}`,
-      ).toBe("rejected");
-      if (a.stage === "check")
-        expect(
-          acceptedRuns(o.validate),
-          `${head}validate must not count the rejected run as accepted:\n  ${said}`,
-        ).toBe(a.acceptedBefore ?? 0);
-    }, 180_000);
+          `${head}must be rejected at ${a.stage} with ${a.code}${a.path ? ` on ${a.path}` : ""}; the CLI said:\n  ${said}`,
+        ).toBe("rejected");
+        if (a.stage === "check")
+          expect(
+            acceptedRuns(o.validate),
+            `${head}validate must not count the rejected run as accepted:\n  ${said}`,
+          ).toBe(a.acceptedBefore ?? 0);
+      },
+      180_000,
+    );
   });
 }
