@@ -209,6 +209,25 @@ export const ATTACKS: Attack[] = [
     control: true,
   },
 
+  {
+    name: "control: honest wright beside a clean submodule",
+    klass: "control",
+    tampered: "nothing (a committed submodule at sub/)",
+    setup: (r) => submodule(r),
+    stage: "check",
+    code: "",
+    control: true,
+  },
+  {
+    name: "control: honest wright in a repository with devrites installed",
+    klass: "control",
+    tampered: "nothing (devrites init --host claude, committed)",
+    setup: (r) => installed(r),
+    stage: "check",
+    code: "",
+    control: true,
+  },
+
   // ───────────── ignored paths ─────────────
   {
     name: "ignored: same-size rewrite with mtime restored (touch -r)",
@@ -881,6 +900,17 @@ export const ATTACKS: Attack[] = [
     ],
     stage: "check",
     code: "result.out-of-scope",
+  },
+
+  {
+    name: "paths: --allow below a folder that holds a .git (the user's src/.git)",
+    klass: "paths",
+    honest: false,
+    tampered: "packet new --allow src/a.ts while src/.git exists (documented: refused, not checked inside)",
+    setup: (r) => void r.git("init", "-q", "src"),
+    stage: "packet",
+    code: "scope.submodule",
+    path: "src/a.ts",
   },
 
   // ───────────── records rewritten ─────────────
