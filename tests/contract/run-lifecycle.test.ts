@@ -35,7 +35,8 @@ const wrightWrite = (path: string) =>
     JSON.stringify(
       claudeInput(repo.root, {
         agent_id: "a1",
-        agent_type: "devrites-slice-wright",
+        // the plugin form: a bare name needs the generated agent file installed in the repository
+        agent_type: "devrites:devrites-slice-wright",
         tool_name: "Write",
         tool_input: { file_path: `${repo.root}/${path}`, content: "x\n" },
       }),
