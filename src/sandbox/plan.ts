@@ -34,6 +34,13 @@
  * (bash, zsh, sh, fish) runs it the same way. The script runs the sandbox; if that exits 1 and the same
  * sandbox cannot start `/bin/true`, the sandbox itself failed to start: it says so and exits 126. The leaf's
  * command never runs outside the sandbox.
+ *
+ * Landlock (`tools.landlock`, the helper of ./landlock-helper.ts): with bubblewrap, the start-failure branch
+ * runs the command under the helper instead of exiting 126 (inside Codex's own sandbox bubblewrap cannot make
+ * namespaces; the command never ran in the failed attempt, so this is no second run); without bubblewrap the
+ * helper is the only mechanism. Under it: the scratch folder (`req.scratch`, also TMPDIR) writable, the
+ * wright's allowlisted files writable in place, no non-unix socket, the same descriptor-closing and
+ * environment scrub; the proof runner's repository is read-only (no copy-on-write); nothing is masked.
  */
 
 import { isAbsolute, relative, sep } from "node:path";
