@@ -84,7 +84,11 @@ function installPackage(project: string): void {
  * A fresh project: `git init`, `src/a.ts` committed, the package installed (`installPackage`), the adapters
  * for `host` generated into it, and one active packet per spec made with the CLI.
  */
-async function devritesProject(host: "claude" | "codex", packets: PacketSpec[]): Promise<Sandbox> {
+async function devritesProject(
+  host: "claude" | "codex",
+  packets: PacketSpec[],
+  opts: { installed?: boolean } = {},
+): Promise<Sandbox> {
   const s = await makeSandbox();
   const git = (args: string[]) =>
     execa("git", ["-c", "user.email=e2e@devrites.test", "-c", "user.name=e2e", ...args], {
@@ -95,7 +99,7 @@ async function devritesProject(host: "claude" | "codex", packets: PacketSpec[]):
   writeFileSync(join(s.project, "src", "a.ts"), A_TS);
   await git(["add", "."]);
   await git(["commit", "-qm", "init"]);
-  installPackage(s.project);
+  if (opts.installed !== false) installPackage(s.project);
   await devrites(s.project, ["generate", "--host", host, "--target", s.project]);
   for (const p of packets) {
     await devrites(s.project, [
@@ -624,6 +628,20 @@ describeHosts(
       expect(ledgerDecisions(s.project)).toContainEqual(
         expect.objectContaining({ tool: "Bash", decision: "allow", sandbox: "bwrap" }),
       );
+    });
+
+    it("near miss: a project without the package installed has no helper: the call fails closed (exit 126)", async () => {
+      const s = await devritesProject("codex", [{ role: "devrites-slice-wright", allow: ["src/a.ts"] }], {
+        installed: false,
+      });
+      const o = await driveCodex(s, "devrites-slice-wright", [
+        { id: "call_a", tool: "exec_command", input: { cmd: "echo 'export const a = 5;' > src/a.ts" } },
+      ]);
+      const r = o.child.toolResult("call_a") ?? "";
+      expect(r).toContain("Process exited with code 126");
+      expect(r).toContain("devrites sandbox: the sandbox could not start here");
+      expect(r).not.toContain("Landlock");
+      expect(readFileSync(join(s.project, "src", "a.ts"), "utf8")).toBe(A_TS);
     });
 
     it("the wright's allowlisted write lands; a neighbour's fails with EACCES and is absent", async () => {
