@@ -82,6 +82,7 @@ d("Landlock when bubblewrap cannot start (nested in a no-userns sandbox, as in C
       });
       const r = run(command, { wrap: NO_USERNS });
       expect(r.stderr).toContain("bubblewrap could not start here");
+      if (mode === "proof") expect(r.stderr).toContain("no copy-on-write");
       expect(r.stderr).toContain("EACCES");
       expect(r.stderr).toContain("Permission denied");
       expect(r.stdout).toBe("t\n");

@@ -305,8 +305,13 @@ describe("planSandbox: Landlock", () => {
     expect(p.ok).toBe(true);
     if (!p.ok) return;
     expect(p.mechanism).toBe("bwrap+overlay");
-    expect(fallbackOf(p.argv[2] as string)).toContain(`${LL} --rw /tmp/s/c-1 --no-tcp --`);
-    expect(p.notes.join(" ")).toContain("read-only (no copy-on-write)");
+    const branch = fallbackOf(p.argv[2] as string);
+    expect(branch).toContain(`${LL} --rw /tmp/s/c-1 --no-tcp --`);
+    // said on stderr when the fallback runs, not on every call where bubblewrap starts
+    expect(branch).toContain("read-only there (no copy-on-write)");
+    expect(p.notes).toEqual([]);
+    const only = plan({ mode: "proof", tools: { bash: "/bin/bash", landlock: LL }, scratch: "/tmp/s/c-1" });
+    expect(only.ok && only.notes.join(" ")).toContain("read-only (no copy-on-write)");
   });
 
   it("runs the helper directly, with no bubblewrap and no 126 branch, when it is the only mechanism", () => {

@@ -188,6 +188,8 @@ export function executedLater(repoPath: string): string | undefined {
 const SANDBOX_NAME = "devrites-sandbox";
 const FELL_BACK =
   "devrites sandbox: bubblewrap could not start here (see the message above); the command runs under Landlock instead: only its allowlisted files (a wright) and a private scratch folder are writable, no network.";
+const PROOF_READ_ONLY =
+  "The proof runner's repository is read-only there (no copy-on-write): write caches and reports to $TMPDIR.";
 /** Runs the Landlock helper with the variables removed and set (bubblewrap's `--unsetenv`/`--setenv`). */
 const ENV_PROGRAM = "/usr/bin/env";
 const START_FAILED =
@@ -366,11 +368,9 @@ export function planSandbox(req: SandboxRequest, probe: Probe): SandboxPlan {
     wright = w.files;
   }
   let cow = req.mode === "proof" && req.tools.bwrap !== undefined;
-  if (req.mode === "proof" && req.tools.landlock !== undefined) {
+  if (req.mode === "proof" && req.tools.landlock !== undefined && req.tools.bwrap === undefined) {
     notes.push(
-      req.tools.bwrap === undefined
-        ? "under Landlock the proof runner's repository is read-only (no copy-on-write): writes go to the scratch folder ($TMPDIR) only"
-        : "should bubblewrap not start, the command runs under Landlock, where the proof runner's repository is read-only (no copy-on-write)",
+      "under Landlock the proof runner's repository is read-only (no copy-on-write): writes go to the scratch folder ($TMPDIR) only",
     );
   }
   if (cow && req.tools.unshare === undefined) {
@@ -537,7 +537,7 @@ export function planSandbox(req: SandboxRequest, probe: Probe): SandboxPlan {
       const fallback =
         req.tools.landlock === undefined
           ? `printf '%s\\n' ${shellQuote(START_FAILED)} >&2; s=126`
-          : `printf '%s\\n' ${shellQuote(FELL_BACK)} >&2; ${landlockRun(req.command)}; s=$?`;
+          : `printf '%s\\n' ${shellQuote(req.mode === "proof" ? `${FELL_BACK} ${PROOF_READ_ONLY}` : FELL_BACK)} >&2; ${landlockRun(req.command)}; s=$?`;
       lines.push(`if [ "$s" -eq 1 ] && ! ${launch("true")} >/dev/null 2>&1; then ${fallback}; fi`);
     }
     created.forEach((f, i) => {
