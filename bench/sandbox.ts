@@ -43,7 +43,7 @@ export async function run(): Promise<Row[]> {
         metric: "sandbox overhead",
         value: Number.NaN,
         unit: "ms",
-        note: `skipped: ${m.why}`,
+        note: `skipped: ${m.kind === "none" ? m.why : "no bubblewrap"}`,
       },
     ];
   }

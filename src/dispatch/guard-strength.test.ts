@@ -49,6 +49,9 @@ describe("guardStrength", () => {
 
   it("is sandboxed when every allowed shell call ran in a sandbox", () => {
     expect(guardStrength([read, shell("bwrap"), shell("bwrap+overlay")])).toBe("sandboxed");
+    // a call under the Landlock helper alone counts as sandboxed too; one unsandboxed call beside it does not
+    expect(guardStrength([read, shell("landlock")])).toBe("sandboxed");
+    expect(guardStrength([shell("landlock"), shell(null)])).toBe("enforced");
     // a denied shell call did not run, sandboxed or not
     expect(
       guardStrength([shell("bwrap"), { type: "guard.decision", data: { tool: "Bash", decision: "deny" } }]),

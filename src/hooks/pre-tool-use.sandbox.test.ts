@@ -12,6 +12,7 @@ import { snapshot } from "../../tests/helpers/sandbox.js";
 import { decide } from "../guard/index.js";
 import { readJsonLines, workspacePaths } from "../run/workspace.js";
 import type { RunEvent } from "../run/workspace-types.js";
+import { landlockHelperPath, landlockSupported } from "../sandbox/landlock-helper.js";
 import type { MechanismChoice } from "../sandbox/mechanism.js";
 import {
   claudeInput,
@@ -352,5 +353,50 @@ describe("a foreign agent's shell call during a run runs in the read-only sandbo
     const w = handlePreToolUse(ok(exploreBash(root, "echo x > out.txt")), env, deps(NONE));
     expect(w.exitCode).toBe(2);
     expect(w.stderr).toContain("[guard.foreign-write-during-run]");
+  });
+});
+
+describe("Landlock: the helper as fallback or as the only mechanism", () => {
+  const helper = landlockHelperPath(join(import.meta.dirname, "..", ".."));
+  const dl = helper !== undefined && landlockSupported({ probeHelper: helper }) ? describe : describe.skip;
+
+  dl("with the built helper", () => {
+    it("alone: the rewritten call runs under it, the ledger says landlock, the scout's write fails EACCES", () => {
+      const { root } = repo([{ role: SCOUT, run_id: runId(1) }]);
+      const m: MechanismChoice = { kind: "landlock", landlock: helper as string, bash: "/bin/bash" };
+      const a = handlePreToolUse(
+        ok(scoutBash(root, `node -e "require('fs').writeFileSync('src/a.ts','x')"; ls src`)),
+        env,
+        deps(m),
+      );
+      const command = String(JSON.parse(a.stdout).hookSpecificOutput.updatedInput.command);
+      expect(command).toContain(`${helper} --rw `);
+      expect(command).not.toContain("bwrap");
+      expect(events(root, runId(1)).map((e) => e.data)).toEqual([
+        { tool: "Bash", decision: "allow", sandbox: "landlock", agent_id: "a1", agent_type: SCOUT },
+      ]);
+      const before = snapshot(root); // after the hook wrote its ledger
+      const r = spawnSync("/bin/bash", ["-c", command], { cwd: root, encoding: "utf8" });
+      expect(r.stderr).toContain("EACCES");
+      expect(r.stdout).toContain("a.ts");
+      expect(r.status).toBe(0);
+      expect(snapshot(root)).toEqual(before);
+    });
+
+    it("with bubblewrap: bwrap in the ledger, the helper only in the start-failure branch", () => {
+      const { root } = repo([{ role: SCOUT, run_id: runId(1) }]);
+      const a = handlePreToolUse(
+        ok(scoutBash(root, "ls")),
+        env,
+        deps({ ...BWRAP, landlock: helper as string }),
+      );
+      const command = String(JSON.parse(a.stdout).hookSpecificOutput.updatedInput.command);
+      expect(command).toMatch(/^\/bin\/sh -c '\/usr\/bin\/bwrap /);
+      expect(command).toContain("bubblewrap could not start here");
+      expect(command).toContain(`${helper} --rw `);
+      expect(events(root, runId(1)).map((e) => e.data)).toEqual([
+        { tool: "Bash", decision: "allow", sandbox: "bwrap", agent_id: "a1", agent_type: SCOUT },
+      ]);
+    });
   });
 });

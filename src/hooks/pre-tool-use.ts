@@ -76,7 +76,7 @@ function decideCall(
       ? (toolInput as Record<string, unknown>)
       : undefined;
   const mechanism = shellInput ? (deps.sandbox ?? sandboxHere)(env.env) : undefined;
-  const sandboxed = mechanism?.kind === "bwrap";
+  const sandboxed = mechanism !== undefined && mechanism.kind !== "none";
   const decision = deps.decide(value, {
     root,
     activePackets: packets,
@@ -94,11 +94,11 @@ function decideCall(
     // A foreign agent's shell call while a run is active was judged as the read-only class, with the
     // classifier relaxed when a sandbox runs: it runs in the read-only sandbox too (and stays out of the ledger).
     const foreignInRun = decision.caller === "foreign" && packets.length > 0;
-    if (shellInput && foreignInRun && mechanism?.kind === "bwrap") {
+    if (shellInput && foreignInRun && mechanism !== undefined && mechanism.kind !== "none") {
       return sandboxedAllow(root, packets, undefined, value, shellInput, mechanism, now, env.env);
     }
     if (leaf && shellInput && decision.role !== undefined) {
-      if (mechanism?.kind !== "bwrap") {
+      if (mechanism === undefined || mechanism.kind === "none") {
         // classified mode: the classifier decided alone
         const problems = record(
           root,
@@ -163,7 +163,7 @@ function sandboxedAllow(
   role: RoleName | undefined,
   value: Record<string, unknown>,
   toolInput: Record<string, unknown>,
-  mechanism: Extract<MechanismChoice, { kind: "bwrap" }>,
+  mechanism: Exclude<MechanismChoice, { kind: "none" }>,
   now: string,
   hookEnv: Readonly<Record<string, string | undefined>>,
 ): HookAnswer {

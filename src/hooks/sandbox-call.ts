@@ -7,10 +7,12 @@
 import { readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import type { RoleName } from "../envelope/roles.js";
+import { landlockHelperPath, landlockSupported } from "../sandbox/landlock-helper.js";
 import { chooseMechanism, detectMechanisms, type MechanismChoice } from "../sandbox/mechanism.js";
 import { nodeDetectFs, nodeProbe } from "../sandbox/node-fs.js";
-import { planSandbox, type SandboxPlan } from "../sandbox/plan.js";
+import { planSandbox, type SandboxPlan, type SandboxTools } from "../sandbox/plan.js";
 import { shellJoin } from "../sandbox/quote.js";
+import { makeScratch } from "../sandbox/scratch.js";
 
 /** Where a shell tool input holds its command, and the directory it runs in. */
 export interface ShellCall {
@@ -48,12 +50,30 @@ export function rewrittenInput(
 
 let cached: MechanismChoice | undefined;
 
-/** The mechanism on this machine, found once per hook process. `DEVRITES_SANDBOX=off` turns it off (tests). */
+/**
+ * The mechanism on this machine, found once per hook process. `DEVRITES_SANDBOX=off` turns it off (tests).
+ * The Landlock helper is looked up beside the running bundle only (`landlockHelperPath`: stats, nothing from
+ * the environment); whether the kernel applies Landlock is asked only when bubblewrap is unusable (a read of
+ * the LSM list, else one `--abi` spawn of the helper).
+ */
 export function sandboxHere(env: Record<string, string | undefined>): MechanismChoice {
   if (env.DEVRITES_SANDBOX === "off") return { kind: "none", why: "turned off by DEVRITES_SANDBOX=off" };
-  cached ??= chooseMechanism(
-    detectMechanisms(nodeDetectFs, { PATH: env.PATH }, process.platform, process.getuid?.() ?? 0),
-  );
+  if (cached === undefined) {
+    const facts = detectMechanisms(
+      nodeDetectFs,
+      { PATH: env.PATH },
+      process.platform,
+      process.getuid?.() ?? 0,
+    );
+    const helper = facts.platform === "linux" ? landlockHelperPath() : undefined;
+    if (helper !== undefined) {
+      facts.landlock = helper;
+      if (facts.bwrap === undefined || !facts.userns.ok) {
+        facts.landlockOk = landlockSupported({ probeHelper: helper });
+      }
+    }
+    cached = chooseMechanism(facts);
+  }
   return cached;
 }
 
@@ -75,7 +95,7 @@ export function gitDirOf(root: string): string {
 }
 
 export interface SandboxCallInput {
-  mechanism: Extract<MechanismChoice, { kind: "bwrap" }>;
+  mechanism: Exclude<MechanismChoice, { kind: "none" }>;
   root: string;
   mode: "read-only" | "proof" | "wright";
   /** The wright's allowlist, repository-relative. */
@@ -85,8 +105,21 @@ export interface SandboxCallInput {
   env: Readonly<Record<string, string | undefined>>;
 }
 
+/** The plan's programs; a Landlock helper only with a scratch folder (without one: bubblewrap alone, or refused). */
+function toolsOf(m: SandboxCallInput["mechanism"]): { tools: SandboxTools; scratch?: string } {
+  const scratch = makeScratch();
+  if (m.kind === "landlock") {
+    return { tools: { bash: m.bash, landlock: m.landlock }, ...(scratch ? { scratch } : {}) };
+  }
+  const tools: SandboxTools = { bwrap: m.bwrap, bash: m.bash, ...(m.unshare ? { unshare: m.unshare } : {}) };
+  return m.landlock !== undefined && scratch !== undefined
+    ? { tools: { ...tools, landlock: m.landlock }, scratch }
+    : { tools };
+}
+
 export function planShellCall(i: SandboxCallInput): SandboxPlan {
   const command = Array.isArray(i.call.command) ? shellJoin(i.call.command) : i.call.command;
+  const { tools, scratch } = toolsOf(i.mechanism);
   return planSandbox(
     {
       mode: i.mode,
@@ -96,8 +129,9 @@ export function planShellCall(i: SandboxCallInput): SandboxPlan {
       command,
       cwd: i.call.cwd,
       shell: i.mechanism.bash,
-      tools: i.mechanism,
+      tools,
       env: i.env,
+      ...(scratch !== undefined ? { scratch } : {}),
     },
     nodeProbe,
   );

@@ -20,7 +20,10 @@ export function checkSandbox(
   run: (argv: string[]) => { status: number | null; stderr: string } = spawnQuiet,
 ): SandboxCheck {
   const m = chooseMechanism(detectMechanisms(nodeDetectFs, env, process.platform, process.getuid?.() ?? 0));
-  if (m.kind !== "bwrap") return { ok: false, why: m.why, hint: HINT };
+  if (m.kind !== "bwrap") {
+    // detectMechanisms alone never offers Landlock (the hook adds the helper it finds)
+    return { ok: false, why: m.kind === "none" ? m.why : "bubblewrap is not usable here", hint: HINT };
+  }
   const probe = run([
     m.bwrap,
     "--die-with-parent",

@@ -43,8 +43,50 @@ describe("chooseMechanism", () => {
     });
   });
 
-  it("does not yet use a Landlock helper on its own (the seam for it)", () => {
-    expect(chooseMechanism({ ...base, bwrap: undefined, landlock: "/x/landlock" }).kind).toBe("none");
+  it("keeps bubblewrap first and carries the Landlock helper along as its fallback", () => {
+    expect(chooseMechanism({ ...base, landlock: "/x/landlock", landlockOk: true })).toEqual({
+      kind: "bwrap",
+      bwrap: "/usr/bin/bwrap",
+      bash: "/bin/bash",
+      landlock: "/x/landlock",
+    });
+    // the fallback needs no support answer: the helper refuses (exit 125) where Landlock does not apply
+    expect(chooseMechanism({ ...base, landlock: "/x/landlock" })).toMatchObject({
+      kind: "bwrap",
+      landlock: "/x/landlock",
+    });
+  });
+
+  it("picks Landlock alone when bubblewrap is absent or cannot use user namespaces", () => {
+    const ll = { landlock: "/x/landlock", landlockOk: true };
+    expect(chooseMechanism({ ...base, ...ll, bwrap: undefined })).toEqual({
+      kind: "landlock",
+      landlock: "/x/landlock",
+      bash: "/bin/bash",
+    });
+    expect(chooseMechanism({ ...base, ...ll, userns: { ok: false, why: "off" } })).toMatchObject({
+      kind: "landlock",
+    });
+  });
+
+  it("near misses: no helper, a kernel without Landlock, no bash, or not Linux is `none`", () => {
+    expect(chooseMechanism({ ...base, bwrap: undefined, landlock: "/x/landlock" })).toMatchObject({
+      kind: "none",
+      why: expect.stringContaining("apt-get install bubblewrap"),
+    });
+    expect(
+      chooseMechanism({ ...base, bwrap: undefined, landlock: "/x/landlock", landlockOk: false }),
+    ).toMatchObject({ kind: "none" });
+    expect(
+      chooseMechanism({ ...base, userns: { ok: false, why: "off" }, landlock: "/x", landlockOk: false }),
+    ).toEqual({ kind: "none", why: "off" });
+    expect(chooseMechanism({ ...base, bwrap: undefined, landlockOk: true })).toMatchObject({ kind: "none" });
+    expect(
+      chooseMechanism({ ...base, bash: undefined, bwrap: undefined, landlock: "/x", landlockOk: true }),
+    ).toMatchObject({ kind: "none" });
+    expect(chooseMechanism({ ...base, platform: "darwin", landlock: "/x", landlockOk: true })).toMatchObject({
+      kind: "none",
+    });
   });
 });
 

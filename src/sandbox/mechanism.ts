@@ -17,19 +17,37 @@ export interface MechanismFacts {
   bwrap?: string;
   unshare?: string;
   bash?: string;
-  /** A Landlock helper the package ships (wired in by a later change). */
+  /** The Landlock helper the package ships, when the hook found a usable one (`landlockHelperPath`). */
   landlock?: string;
+  /** Whether this kernel applies Landlock (`landlockSupported`); only asked when bubblewrap is unusable. */
+  landlockOk?: boolean;
   /** Whether this user may create user namespaces, as far as `/proc/sys` tells; with the reason when not. */
   userns: { ok: true } | { ok: false; why: string };
 }
 
 export type MechanismChoice =
-  | { kind: "bwrap"; bwrap: string; unshare?: string; bash: string }
+  /** `landlock`: the helper the script falls back to when bubblewrap cannot start (Codex's own sandbox). */
+  | { kind: "bwrap"; bwrap: string; unshare?: string; bash: string; landlock?: string }
+  /** No usable bubblewrap, but the Landlock helper and a kernel that applies it. */
+  | { kind: "landlock"; landlock: string; bash: string }
   | { kind: "none"; why: string };
 
 export function chooseMechanism(f: MechanismFacts): MechanismChoice {
   if (f.platform !== "linux") {
     return { kind: "none", why: `no sandbox mechanism for platform \`${f.platform}\` yet` };
+  }
+  if (f.bash === undefined) return { kind: "none", why: "no `bash` in /bin or /usr/bin" };
+  if (f.bwrap !== undefined && f.userns.ok) {
+    return {
+      kind: "bwrap",
+      bwrap: f.bwrap,
+      bash: f.bash,
+      ...(f.unshare !== undefined ? { unshare: f.unshare } : {}),
+      ...(f.landlock !== undefined ? { landlock: f.landlock } : {}),
+    };
+  }
+  if (f.landlock !== undefined && f.landlockOk === true) {
+    return { kind: "landlock", landlock: f.landlock, bash: f.bash };
   }
   if (f.bwrap === undefined) {
     return {
@@ -37,14 +55,7 @@ export function chooseMechanism(f: MechanismFacts): MechanismChoice {
       why: "bubblewrap (`bwrap`) is not installed (Debian/Ubuntu: `apt-get install bubblewrap`)",
     };
   }
-  if (f.bash === undefined) return { kind: "none", why: "no `bash` in /bin or /usr/bin" };
-  if (!f.userns.ok) return { kind: "none", why: f.userns.why };
-  return {
-    kind: "bwrap",
-    bwrap: f.bwrap,
-    bash: f.bash,
-    ...(f.unshare !== undefined ? { unshare: f.unshare } : {}),
-  };
+  return { kind: "none", why: f.userns.ok ? "no sandbox mechanism" : f.userns.why };
 }
 
 /** The file-system reads detection needs (production: node:fs). */

@@ -24,7 +24,7 @@ import { makeRepo, mechanismHere, planned, run, snapshot } from "../../tests/hel
 
 const m = mechanismHere();
 const d = m.kind === "bwrap" ? describe : describe.skip;
-if (m.kind !== "bwrap") console.warn(`sandbox effect tests skipped: ${m.why}`);
+if (m.kind !== "bwrap") console.warn(`sandbox effect tests skipped: ${m.kind === "none" ? m.why : m.kind}`);
 
 const cleanups: (() => void)[] = [];
 afterAll(() => {

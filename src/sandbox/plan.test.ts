@@ -240,3 +240,96 @@ describe("executedLater", () => {
     }
   });
 });
+
+describe("planSandbox: Landlock", () => {
+  const LL = "/pkg/dist/native/devrites-landlock-linux-x64";
+  const withLandlock = {
+    bwrap: "/usr/bin/bwrap",
+    unshare: "/usr/bin/unshare",
+    bash: "/bin/bash",
+    landlock: LL,
+  };
+  const fallbackOf = (script: string) =>
+    script.split("\n").find((l) => l.startsWith('if [ "$s" -eq 1 ]')) ?? "";
+
+  it("falls back to the helper, in the start-failure branch only, when bubblewrap cannot start", () => {
+    const p = plan({ tools: withLandlock, scratch: "/tmp/s/c-1" });
+    expect(p.ok).toBe(true);
+    if (!p.ok) return;
+    expect(p.mechanism).toBe("bwrap");
+    expect(p.landlockFallback).toBe(true);
+    const script = p.argv[2] as string;
+    // the first line runs bubblewrap; the helper appears only in the branch taken when it did not start
+    expect(script.split("\n")[0]).toContain("/usr/bin/bwrap");
+    expect(script.split("\n")[0]).not.toContain(LL);
+    const branch = fallbackOf(script);
+    expect(branch).toContain(`${LL} --rw /tmp/s/c-1 --no-tcp -- /bin/bash --noprofile --norc -c`);
+    expect(branch).toContain("TMPDIR=/tmp/s/c-1");
+    expect(branch).toContain("-u BASH_ENV");
+    expect(branch).toContain("bubblewrap could not start here");
+    expect(branch).not.toContain("s=126");
+    // the same preamble: descriptors closed, prefixed variables scrubbed, in both paths
+    expect(script.match(/eval "exec \$n>&-"/g)?.length).toBe(3);
+    expect(script).not.toMatch(/\brm(dir)?\b/);
+  });
+
+  it("near miss: without a helper the start failure is exit 126 as before, and the helper is never named", () => {
+    const p = plan({});
+    expect(p.ok).toBe(true);
+    if (!p.ok) return;
+    expect(p.landlockFallback).toBe(false);
+    expect(fallbackOf(p.argv[2] as string)).toContain("s=126");
+    expect(p.command).not.toContain("landlock");
+    expect(p.command).not.toContain("--no-tcp");
+  });
+
+  it("gives the wright --rw-file for each allowlisted file (created first when missing) and the scratch folder", () => {
+    const p = plan({
+      mode: "wright",
+      allowlist: ["/r/src/a.ts", "/r/src/in.ts", "/r/src/new.ts"],
+      tools: withLandlock,
+      scratch: "/tmp/s/c-1",
+    });
+    expect(p.ok).toBe(true);
+    if (!p.ok) return;
+    const script = p.argv[2] as string;
+    expect(fallbackOf(script)).toContain(
+      `${LL} --rw /tmp/s/c-1 --rw-file /r/src/a.ts --rw-file /r/src/new.ts --no-tcp --`,
+    );
+    const lines = script.split("\n");
+    expect(lines.findIndex((l) => l.includes("set -C"))).toBeLessThan(lines.findIndex((l) => l.includes(LL)));
+  });
+
+  it("plans the proof runner read-only under Landlock, and says so", () => {
+    const p = plan({ mode: "proof", tools: withLandlock, scratch: "/tmp/s/c-1" });
+    expect(p.ok).toBe(true);
+    if (!p.ok) return;
+    expect(p.mechanism).toBe("bwrap+overlay");
+    const branch = fallbackOf(p.argv[2] as string);
+    expect(branch).toContain(`${LL} --rw /tmp/s/c-1 --no-tcp --`);
+    // said on stderr when the fallback runs, not on every call where bubblewrap starts
+    expect(branch).toContain("read-only there (no copy-on-write)");
+    expect(p.notes).toEqual([]);
+    const only = plan({ mode: "proof", tools: { bash: "/bin/bash", landlock: LL }, scratch: "/tmp/s/c-1" });
+    expect(only.ok && only.notes.join(" ")).toContain("read-only (no copy-on-write)");
+  });
+
+  it("runs the helper directly, with no bubblewrap and no 126 branch, when it is the only mechanism", () => {
+    const p = plan({ tools: { bash: "/bin/bash", landlock: LL }, scratch: "/tmp/s/c-1" });
+    expect(p.ok).toBe(true);
+    if (!p.ok) return;
+    expect(p.mechanism).toBe("landlock");
+    expect(p.landlockFallback).toBe(false);
+    const script = p.argv[2] as string;
+    expect(script).not.toContain("bwrap");
+    expect(script).not.toContain("s=126");
+    expect(script.split("\n")[0]).toContain(`${LL} --rw /tmp/s/c-1 --no-tcp --`);
+    expect(script.split("\n")[0]).toContain("cd -- /r");
+  });
+
+  it("refuses a helper without a scratch folder, and a plan with neither mechanism", () => {
+    expect(plan({ tools: withLandlock })).toMatchObject({ ok: false, code: "sandbox.bad-request" });
+    expect(plan({ tools: withLandlock, scratch: "tmp" })).toMatchObject({ ok: false, path: "tmp" });
+    expect(plan({ tools: { bash: "/bin/bash" } })).toMatchObject({ ok: false, path: "tools" });
+  });
+});

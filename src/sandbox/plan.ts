@@ -34,10 +34,18 @@
  * (bash, zsh, sh, fish) runs it the same way. The script runs the sandbox; if that exits 1 and the same
  * sandbox cannot start `/bin/true`, the sandbox itself failed to start: it says so and exits 126. The leaf's
  * command never runs outside the sandbox.
+ *
+ * Landlock (`tools.landlock`, the helper of ./landlock-helper.ts): with bubblewrap, the start-failure branch
+ * runs the command under the helper instead of exiting 126 (inside Codex's own sandbox bubblewrap cannot make
+ * namespaces; the command never ran in the failed attempt, so this is no second run); without bubblewrap the
+ * helper is the only mechanism. Under it: the scratch folder (`req.scratch`, also TMPDIR) writable, the
+ * wright's allowlisted files writable in place, no non-unix socket, the same descriptor-closing and
+ * environment scrub; the proof runner's repository is read-only (no copy-on-write); nothing is masked.
  */
 
 import { isAbsolute, relative, sep } from "node:path";
 import { SCRUBBED_ENV_NAMES, scrubbedFrom, scrubPreamble } from "./env.js";
+import { LandlockSpecError, landlockArgv } from "./landlock-helper.js";
 import { shellJoin, shellQuote } from "./quote.js";
 
 export type SandboxMode = "read-only" | "proof" | "wright";
@@ -48,13 +56,19 @@ export interface Probe {
   realpath(path: string): string | undefined;
 }
 
-/** The programs a plan uses, from `chooseMechanism` (absolute paths). */
+/** The programs a plan uses, from `chooseMechanism` (absolute paths): bubblewrap, the Landlock helper, or both. */
 export interface SandboxTools {
-  bwrap: string;
+  /** Absent: the plan runs the command under the Landlock helper directly. */
+  bwrap?: string;
   /** util-linux `unshare`: needed for the proof runner's copy-on-write view. */
   unshare?: string;
   /** bash: the first shell inside the sandbox (closes descriptors, scrubs the environment). */
   bash: string;
+  /**
+   * The Landlock helper (`./landlock-helper.ts`). With `bwrap`: what the script runs the command under when
+   * bubblewrap cannot start (inside Codex's own sandbox); without: the only mechanism.
+   */
+  landlock?: string;
 }
 
 export interface SandboxRequest {
@@ -74,6 +88,11 @@ export interface SandboxRequest {
   tools: SandboxTools;
   /** The environment the hook sees (the host's): its prefixed names and exported functions are removed too. */
   env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * A private, empty, writable folder for this call (realpath; the hook makes it, `./scratch.ts`): under
+   * Landlock the only writable folder and `TMPDIR`. Required when `tools.landlock` is set.
+   */
+  scratch?: string;
 }
 
 export type SandboxRefusalCode = "sandbox.unsafe-allowlist" | "sandbox.bad-request";
@@ -85,8 +104,14 @@ export type SandboxPlan =
       command: string;
       /** The same as an argv, for hosts whose shell tool takes a word list. */
       argv: string[];
-      /** `bwrap`, or `bwrap+overlay` for the proof runner's copy-on-write view. */
-      mechanism: "bwrap" | "bwrap+overlay";
+      /**
+       * `bwrap`, `bwrap+overlay` for the proof runner's copy-on-write view, `landlock` when the helper is the
+       * only mechanism. A bubblewrap plan with a Landlock fallback is still `bwrap`/`bwrap+overlay` (which one
+       * ran is only known when it runs; the script says so on stderr when it falls back).
+       */
+      mechanism: "bwrap" | "bwrap+overlay" | "landlock";
+      /** Whether the script falls back to the Landlock helper when bubblewrap cannot start. */
+      landlockFallback: boolean;
       /** Decisions worth reporting (e.g. the proof runner fell back to read-only). */
       notes: string[];
     }
@@ -161,6 +186,12 @@ export function executedLater(repoPath: string): string | undefined {
 }
 
 const SANDBOX_NAME = "devrites-sandbox";
+const FELL_BACK =
+  "devrites sandbox: bubblewrap could not start here (see the message above); the command runs under Landlock instead: only its allowlisted files (a wright) and a private scratch folder are writable, no network.";
+const PROOF_READ_ONLY =
+  "The proof runner's repository is read-only there (no copy-on-write): write caches and reports to $TMPDIR.";
+/** Runs the Landlock helper with the variables removed and set (bubblewrap's `--unsetenv`/`--setenv`). */
+const ENV_PROGRAM = "/usr/bin/env";
 const START_FAILED =
   "devrites sandbox: the sandbox could not start here (see the message above), so the command did not run; a leaf's shell command never runs outside it. Report this to the root session.";
 
@@ -298,8 +329,11 @@ export function planSandbox(req: SandboxRequest, probe: Probe): SandboxPlan {
     ["git dir", req.gitDir],
     ["cwd", req.cwd],
     ["shell", req.shell],
-    ["bwrap", req.tools.bwrap],
     ["bash", req.tools.bash],
+    ...(req.tools.bwrap !== undefined ? [["bwrap", req.tools.bwrap] as const] : []),
+    ...(req.tools.landlock !== undefined
+      ? [["Landlock helper", req.tools.landlock] as const, ["scratch folder", req.scratch] as const]
+      : []),
   ] as const) {
     if (typeof p !== "string" || !isAbsolute(p) || p.includes("\u0000")) {
       return refuse(
@@ -318,6 +352,14 @@ export function planSandbox(req: SandboxRequest, probe: Probe): SandboxPlan {
       "send the command as plain text",
     );
   }
+  if (req.tools.bwrap === undefined && req.tools.landlock === undefined) {
+    return refuse(
+      "sandbox.bad-request",
+      "tools",
+      "neither bubblewrap nor the Landlock helper",
+      "a wiring problem",
+    );
+  }
   const notes: string[] = [];
   let wright: WrightFile[] = [];
   if (req.mode === "wright") {
@@ -325,7 +367,12 @@ export function planSandbox(req: SandboxRequest, probe: Probe): SandboxPlan {
     if (!w.ok) return w;
     wright = w.files;
   }
-  let cow = req.mode === "proof";
+  let cow = req.mode === "proof" && req.tools.bwrap !== undefined;
+  if (req.mode === "proof" && req.tools.landlock !== undefined && req.tools.bwrap === undefined) {
+    notes.push(
+      "under Landlock the proof runner's repository is read-only (no copy-on-write): writes go to the scratch folder ($TMPDIR) only",
+    );
+  }
   if (cow && req.tools.unshare === undefined) {
     cow = false;
     notes.push("no `unshare` found: the proof runner's repository is read-only instead of copy-on-write");
@@ -345,7 +392,7 @@ export function planSandbox(req: SandboxRequest, probe: Probe): SandboxPlan {
 
   // --- bubblewrap's arguments --------------------------------------------------------------------------
   const args: string[] = [
-    req.tools.bwrap,
+    req.tools.bwrap ?? "bwrap",
     "--die-with-parent",
     "--new-session",
     "--unshare-all",
@@ -387,15 +434,20 @@ export function planSandbox(req: SandboxRequest, probe: Probe): SandboxPlan {
   }
   if (cow) args.push("--bind", req.root, req.root);
   for (const f of wright) args.push("--bind", f.bind, f.bind);
-  args.push("--setenv", "TMPDIR", "/tmp", "--setenv", "XDG_CACHE_HOME", "/tmp/.cache");
-  for (const name of [...SCRUBBED_ENV_NAMES, ...scrubbedFrom(req.env ?? {})]) args.push("--unsetenv", name);
+  // The same environment changes, descriptor closing and scrub for both mechanisms.
+  const unset = [...SCRUBBED_ENV_NAMES, ...scrubbedFrom(req.env ?? {})];
+  const tmp = (dir: string) => [
+    ["TMPDIR", dir],
+    ["XDG_CACHE_HOME", `${dir}/.cache`],
+  ];
+  for (const [k, v] of tmp("/tmp")) args.push("--setenv", k as string, v as string);
+  for (const name of unset) args.push("--unsetenv", name);
   args.push("--chdir", req.cwd, "--");
   const closeFds =
     // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion, not a template
     'for f in /proc/self/fd/*; do n=${f##*/}; case $n in 0|1|2) ;; *) eval "exec $n>&-";; esac; done';
   const inner = `${closeFds}; ${scrubPreamble()}; exec ${shellQuote(req.shell)} -c "$1"`;
-  const sandboxRun = (command: string) => [
-    ...args,
+  const innerShell = (command: string) => [
     req.tools.bash,
     "--noprofile",
     "--norc",
@@ -404,6 +456,31 @@ export function planSandbox(req: SandboxRequest, probe: Probe): SandboxPlan {
     SANDBOX_NAME,
     command,
   ];
+  const sandboxRun = (command: string) => [...args, ...innerShell(command)];
+
+  /** The command under the Landlock helper: the scratch folder writable, the wright's files, no network. */
+  const landlockRun = (command: string): string => {
+    const scratch = req.scratch as string;
+    return shellJoin([
+      ENV_PROGRAM,
+      ...unset.flatMap((n) => ["-u", n]),
+      ...tmp(scratch).map(([k, v]) => `${k}=${v}`),
+      ...landlockArgv(
+        req.tools.landlock as string,
+        { readWrite: [scratch], writeFiles: [...new Set(wright.map((f) => f.bind))], denyTcp: true },
+        // the helper does not change directory; the inner bash does, as bubblewrap's --chdir would
+        [
+          req.tools.bash,
+          "--noprofile",
+          "--norc",
+          "-c",
+          `cd -- ${shellQuote(req.cwd)} || exit 125; ${inner}`,
+          SANDBOX_NAME,
+          command,
+        ],
+      ),
+    ]);
+  };
 
   const launch = (command: string): string => {
     const words = sandboxRun(command);
@@ -426,39 +503,59 @@ export function planSandbox(req: SandboxRequest, probe: Probe): SandboxPlan {
   };
 
   // --- the outer script --------------------------------------------------------------------------------
-  const lines: string[] = [];
-  const dirs = [...new Set(wright.flatMap((f) => f.create?.dirs ?? []))];
-  const created = wright.filter((f) => f.create);
-  // Missing folders are made and left in place (an empty folder is invisible to git): removing them would
-  // put `rmdir` in the script, and Claude Code asks before any rewritten script that removes something.
-  for (const d of dirs) lines.push(`mkdir -- ${shellQuote(d)} 2>/dev/null`);
-  created.forEach((f, i) => {
-    const q = shellQuote(f.bind);
-    lines.push(
-      // noclobber: O_EXCL, so never through a symlink that appeared meanwhile; `command` keeps a failed
-      // redirect from ending the script (no subshell: one fork less per missing file)
-      `c${i}=; if [ ! -e ${q} ] && [ ! -L ${q} ]; then set -C; if command : 2>/dev/null > ${q}; then c${i}=1; fi; set +C; fi`,
-    );
-  });
-  lines.push(launch(req.command));
-  lines.push("s=$?");
-  lines.push(
-    `if [ "$s" -eq 1 ] && ! ${launch("true")} >/dev/null 2>&1; then printf '%s\\n' ${shellQuote(START_FAILED)} >&2; s=126; fi`,
-  );
-  created.forEach((f, i) => {
-    const q = shellQuote(f.bind);
-    lines.push(
-      `if [ -n "$c${i}" ] && [ -f ${q} ] && [ ! -L ${q} ] && [ ! -s ${q} ]; then unlink -- ${q}; fi`,
-    );
-  });
-  lines.push('exit "$s"');
-  const script = lines.join("\n");
-  const argv = ["/bin/sh", "-c", script, SANDBOX_NAME];
-  return {
-    ok: true,
-    command: shellJoin(argv),
-    argv,
-    mechanism: cow ? "bwrap+overlay" : "bwrap",
-    notes,
-  };
+  try {
+    return outerScript();
+  } catch (e) {
+    // The checks above leave nothing for the helper's argv to reject; should one be missed, refuse, never run.
+    if (e instanceof LandlockSpecError)
+      return refuse("sandbox.bad-request", "landlock", e.message, "a wiring problem");
+    throw e;
+  }
+
+  function outerScript(): SandboxPlan {
+    const lines: string[] = [];
+    const dirs = [...new Set(wright.flatMap((f) => f.create?.dirs ?? []))];
+    const created = wright.filter((f) => f.create);
+    // Missing folders are made and left in place (an empty folder is invisible to git): removing them would
+    // put `rmdir` in the script, and Claude Code asks before any rewritten script that removes something.
+    for (const d of dirs) lines.push(`mkdir -- ${shellQuote(d)} 2>/dev/null`);
+    created.forEach((f, i) => {
+      const q = shellQuote(f.bind);
+      lines.push(
+        // noclobber: O_EXCL, so never through a symlink that appeared meanwhile; `command` keeps a failed
+        // redirect from ending the script (no subshell: one fork less per missing file)
+        `c${i}=; if [ ! -e ${q} ] && [ ! -L ${q} ]; then set -C; if command : 2>/dev/null > ${q}; then c${i}=1; fi; set +C; fi`,
+      );
+    });
+    if (req.tools.bwrap === undefined) {
+      lines.push(landlockRun(req.command));
+      lines.push("s=$?");
+    } else {
+      lines.push(launch(req.command));
+      lines.push("s=$?");
+      // The command never ran when the sandbox did not start, so running it under Landlock is no second run.
+      const fallback =
+        req.tools.landlock === undefined
+          ? `printf '%s\\n' ${shellQuote(START_FAILED)} >&2; s=126`
+          : `printf '%s\\n' ${shellQuote(req.mode === "proof" ? `${FELL_BACK} ${PROOF_READ_ONLY}` : FELL_BACK)} >&2; ${landlockRun(req.command)}; s=$?`;
+      lines.push(`if [ "$s" -eq 1 ] && ! ${launch("true")} >/dev/null 2>&1; then ${fallback}; fi`);
+    }
+    created.forEach((f, i) => {
+      const q = shellQuote(f.bind);
+      lines.push(
+        `if [ -n "$c${i}" ] && [ -f ${q} ] && [ ! -L ${q} ] && [ ! -s ${q} ]; then unlink -- ${q}; fi`,
+      );
+    });
+    lines.push('exit "$s"');
+    const script = lines.join("\n");
+    const argv = ["/bin/sh", "-c", script, SANDBOX_NAME];
+    return {
+      ok: true,
+      command: shellJoin(argv),
+      argv,
+      mechanism: req.tools.bwrap === undefined ? "landlock" : cow ? "bwrap+overlay" : "bwrap",
+      landlockFallback: req.tools.bwrap !== undefined && req.tools.landlock !== undefined,
+      notes,
+    };
+  }
 }

@@ -76,7 +76,7 @@ export interface PlanOpts {
 /** The planned command (throws when the planner refuses or no mechanism is here). */
 export function planned(o: PlanOpts): string {
   const m = mechanismHere();
-  if (m.kind !== "bwrap") throw new Error(`no sandbox here: ${m.why}`);
+  if (m.kind !== "bwrap") throw new Error(`no sandbox here: ${m.kind === "none" ? m.why : m.kind}`);
   const p = planSandbox(
     {
       mode: o.mode,

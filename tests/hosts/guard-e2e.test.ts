@@ -10,13 +10,23 @@
  * Skips with the reason when a host is unavailable (`DEVRITES_REQUIRE_HOSTS=1` makes that a failure). Needs the
  * built CLI (`npm test` builds first).
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  writeFileSync,
+} from "node:fs";
 import { createServer } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { afterAll, expect, it } from "vitest";
 import type { RoleName as Role } from "../../src/envelope/roles.js";
+import { landlockHelperName, NATIVE_DIR } from "../../src/sandbox/landlock-helper.js";
 import { snapshot } from "../helpers/sandbox.js";
 import * as A from "./harness/fake-anthropic.js";
 import * as R from "./harness/fake-responses.js";
@@ -54,10 +64,31 @@ interface PacketSpec {
 }
 
 /**
- * A fresh project: `git init`, `src/a.ts` committed, the adapters for `host` generated into it, and one active
- * packet per spec made with the CLI.
+ * The package installed in the project the way a user's install puts it (`<project>/node_modules/devrites/`,
+ * its `package.json` and the built Landlock helper), kept out of git: the hook finds the helper there
+ * (`landlockHelperPath`, order 4), as it would in a user's project.
  */
-async function devritesProject(host: "claude" | "codex", packets: PacketSpec[]): Promise<Sandbox> {
+function installPackage(project: string): void {
+  const name = landlockHelperName();
+  const built = name === undefined ? undefined : join(ROOT, NATIVE_DIR, name);
+  if (name === undefined || built === undefined || !existsSync(built)) return;
+  const pkg = join(project, "node_modules", "devrites");
+  mkdirSync(join(pkg, NATIVE_DIR), { recursive: true });
+  copyFileSync(join(ROOT, "package.json"), join(pkg, "package.json"));
+  copyFileSync(built, join(pkg, NATIVE_DIR, name));
+  chmodSync(join(pkg, NATIVE_DIR, name), 0o755);
+  appendFileSync(join(project, ".git", "info", "exclude"), "node_modules/\n");
+}
+
+/**
+ * A fresh project: `git init`, `src/a.ts` committed, the package installed (`installPackage`), the adapters
+ * for `host` generated into it, and one active packet per spec made with the CLI.
+ */
+async function devritesProject(
+  host: "claude" | "codex",
+  packets: PacketSpec[],
+  opts: { installed?: boolean } = {},
+): Promise<Sandbox> {
   const s = await makeSandbox();
   const git = (args: string[]) =>
     execa("git", ["-c", "user.email=e2e@devrites.test", "-c", "user.name=e2e", ...args], {
@@ -68,6 +99,7 @@ async function devritesProject(host: "claude" | "codex", packets: PacketSpec[]):
   writeFileSync(join(s.project, "src", "a.ts"), A_TS);
   await git(["add", "."]);
   await git(["commit", "-qm", "init"]);
+  if (opts.installed !== false) installPackage(s.project);
   await devrites(s.project, ["generate", "--host", host, "--target", s.project]);
   for (const p of packets) {
     await devrites(s.project, [
@@ -357,7 +389,8 @@ describeHosts("guard e2e: Codex with the generated project adapters", hosts, ["c
   it("a read-only role's shell write is blocked by .codex/hooks.json [guard.readonly-write]; ls runs (no devrites sandbox)", async () => {
     const s = await devritesProject("codex", [{ role: "devrites-evidence-scout" }]);
     // DEVRITES_SANDBOX=off: the classifier decides alone (Codex's own bwrap sandbox still runs the call, which
-    // also proves the harness's HOME outside the temp folder lets Codex start its helper).
+    // also proves the harness's HOME outside the temp folder lets Codex start its helper). With the devrites
+    // sandbox on, the same host runs the call under Landlock: see "Codex inside its own sandbox" below.
     const o = await driveCodex(
       s,
       "devrites-evidence-scout",
@@ -400,21 +433,6 @@ describeHosts("guard e2e: Codex with the generated project adapters", hosts, ["c
     );
     expect(o.child.toolResult("call_a")).toContain("Process exited with code 0");
     expect(readFileSync(join(s.project, "src", "a.ts"), "utf8")).toBe("export const a = 4;\n");
-  });
-
-  it("inside Codex's own sandbox bubblewrap cannot start: the sandboxed call fails closed (exit 126), nothing runs", async () => {
-    const s = await devritesProject("codex", [{ role: "devrites-slice-wright", allow: ["src/a.ts"] }]);
-    const o = await driveCodex(s, "devrites-slice-wright", [
-      { id: "call_a", tool: "exec_command", input: { cmd: "echo 'export const a = 5;' > src/a.ts" } },
-    ]);
-    const r = o.child.toolResult("call_a") ?? "";
-    expect(r).toContain("Process exited with code 126");
-    expect(r).toContain("devrites sandbox: the sandbox could not start here");
-    expect(readFileSync(join(s.project, "src", "a.ts"), "utf8")).toBe(A_TS);
-    const decisions = ledgerDecisions(s.project);
-    expect(decisions).toContainEqual(
-      expect.objectContaining({ tool: "Bash", decision: "allow", sandbox: "bwrap" }),
-    );
   });
 });
 
@@ -579,6 +597,63 @@ describeHosts(
       } finally {
         l.close();
       }
+    });
+  },
+);
+
+describeHosts(
+  "sandbox e2e: Codex inside its own workspace-write sandbox, where bubblewrap cannot start, runs leaf calls under Landlock",
+  hosts,
+  ["codex"],
+  () => {
+    // Codex's default sandbox (workspace-write) lets the command write the project; only devrites' Landlock
+    // layer makes these writes fail. Its own sandbox also cuts the network, so no network test here (the
+    // effect tests in src/sandbox/plan.landlock.effect.test.ts show --no-tcp).
+    it("a read-only leaf's write fails with EACCES, the file is absent, the tree is identical; ls runs", async () => {
+      const s = await devritesProject("codex", [{ role: "devrites-evidence-scout" }]);
+      const before = treeOf(s.project);
+      const o = await driveCodex(s, "devrites-evidence-scout", [
+        { id: "call_w", tool: "exec_command", input: { cmd: WRITE_X } },
+        { id: "call_ls", tool: "exec_command", input: { cmd: "ls src" } },
+      ]);
+      const w = o.child.toolResult("call_w") ?? "";
+      expect(w).toContain("bubblewrap could not start here");
+      expect(w).toContain("EACCES");
+      expect(w).not.toContain("Process exited with code 126");
+      expect(existsSync(join(s.project, "x"))).toBe(false);
+      expect(treeOf(s.project)).toEqual(before);
+      expect(o.child.toolResult("call_ls")).toContain("Process exited with code 0");
+      expect(o.child.toolResult("call_ls")).toContain("a.ts");
+      // the plan's mechanism is recorded (bubblewrap first; the fallback is the script's, shown on stderr)
+      expect(ledgerDecisions(s.project)).toContainEqual(
+        expect.objectContaining({ tool: "Bash", decision: "allow", sandbox: "bwrap" }),
+      );
+    });
+
+    it("near miss: a project without the package installed has no helper: the call fails closed (exit 126)", async () => {
+      const s = await devritesProject("codex", [{ role: "devrites-slice-wright", allow: ["src/a.ts"] }], {
+        installed: false,
+      });
+      const o = await driveCodex(s, "devrites-slice-wright", [
+        { id: "call_a", tool: "exec_command", input: { cmd: "echo 'export const a = 5;' > src/a.ts" } },
+      ]);
+      const r = o.child.toolResult("call_a") ?? "";
+      expect(r).toContain("Process exited with code 126");
+      expect(r).toContain("devrites sandbox: the sandbox could not start here");
+      expect(r).not.toContain("Landlock");
+      expect(readFileSync(join(s.project, "src", "a.ts"), "utf8")).toBe(A_TS);
+    });
+
+    it("the wright's allowlisted write lands; a neighbour's fails with EACCES and is absent", async () => {
+      const s = await devritesProject("codex", [{ role: "devrites-slice-wright", allow: ["src/a.ts"] }]);
+      const o = await driveCodex(s, "devrites-slice-wright", [
+        { id: "call_a", tool: "exec_command", input: { cmd: "echo '// landlocked' >> src/a.ts" } },
+        { id: "call_b", tool: "exec_command", input: { cmd: NEIGHBOUR } },
+      ]);
+      expect(o.child.toolResult("call_a")).toContain("Process exited with code 0");
+      expect(readFileSync(join(s.project, "src", "a.ts"), "utf8")).toBe(`${A_TS}// landlocked\n`);
+      expect(o.child.toolResult("call_b")).toContain("EACCES");
+      expect(existsSync(join(s.project, "src", "b.ts"))).toBe(false);
     });
   },
 );

@@ -1,0 +1,48 @@
+import { chmodSync, lstatSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { makeScratch, scratchParent } from "./scratch.js";
+
+const uid = process.getuid?.() ?? 0;
+let bases: string[] = [];
+afterEach(() => {
+  for (const b of bases) rmSync(b, { recursive: true, force: true });
+  bases = [];
+});
+function base(): string {
+  const b = realpathSync(mkdtempSync(join(tmpdir(), "devrites-scratch-test-")));
+  bases.push(b);
+  return b;
+}
+
+describe("makeScratch", () => {
+  it("makes a fresh 0700 folder per call under a 0700 parent owned by this user", () => {
+    const b = base();
+    const one = makeScratch(b, uid);
+    const two = makeScratch(b, uid);
+    expect(one).toBeDefined();
+    expect(two).not.toBe(one);
+    expect(dirname(one as string)).toBe(scratchParent(b, uid));
+    expect(lstatSync(one as string).mode & 0o777).toBe(0o700);
+    expect(lstatSync(scratchParent(b, uid)).mode & 0o777).toBe(0o700);
+  });
+
+  it("near misses: a symlinked parent, one others may enter, or another user's gives no scratch", () => {
+    const b = base();
+    const elsewhere = base();
+    symlinkSync(elsewhere, scratchParent(b, uid));
+    expect(makeScratch(b, uid)).toBeUndefined();
+
+    const c = base();
+    mkdirSync(scratchParent(c, uid), { mode: 0o700 });
+    chmodSync(scratchParent(c, uid), 0o755);
+    expect(makeScratch(c, uid)).toBeUndefined();
+
+    // a parent named for this uid but owned by someone else (as another uid would see ours)
+    const e = base();
+    mkdirSync(scratchParent(e, uid + 1), { mode: 0o700 });
+    expect(makeScratch(e, uid + 1)).toBeUndefined();
+    expect(makeScratch(join(e, "missing"), uid)).toBeUndefined();
+  });
+});
