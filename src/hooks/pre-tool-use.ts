@@ -172,8 +172,19 @@ function sandboxedAllow(
   const own = role === undefined ? [] : packets.filter((p) => p.role === role);
   const mode = role === undefined ? "read-only" : modeOf(role);
   const who = role ?? stringField(value, "agent_type") ?? "subagent";
+  const agentId = stringField(value, "agent_id");
   const allowlist = mode === "wright" && own.length === 1 ? (own[0]?.allowed_repo_writes ?? []) : [];
-  const plan = call ? planShellCall({ mechanism, root, mode, allowlist, call, env: hookEnv }) : undefined;
+  const plan = call
+    ? planShellCall({
+        mechanism,
+        root,
+        mode,
+        allowlist,
+        call,
+        env: hookEnv,
+        ...(agentId !== undefined ? { agentId } : {}),
+      })
+    : undefined;
   const refused = (why: string, input: string, hint: string): HookAnswer => {
     const problems = record(
       root,

@@ -103,11 +103,16 @@ export interface SandboxCallInput {
   call: ShellCall;
   /** The hook's environment (the host's). */
   env: Readonly<Record<string, string | undefined>>;
+  /** The calling agent's id: its calls share one scratch folder. */
+  agentId?: string;
 }
 
 /** The plan's programs; a Landlock helper only with a scratch folder (without one: bubblewrap alone, or refused). */
-function toolsOf(m: SandboxCallInput["mechanism"]): { tools: SandboxTools; scratch?: string } {
-  const scratch = makeScratch();
+function toolsOf(
+  m: SandboxCallInput["mechanism"],
+  agentId: string | undefined,
+): { tools: SandboxTools; scratch?: string } {
+  const scratch = makeScratch(undefined, undefined, agentId);
   if (m.kind === "landlock") {
     return { tools: { bash: m.bash, landlock: m.landlock }, ...(scratch ? { scratch } : {}) };
   }
@@ -119,7 +124,7 @@ function toolsOf(m: SandboxCallInput["mechanism"]): { tools: SandboxTools; scrat
 
 export function planShellCall(i: SandboxCallInput): SandboxPlan {
   const command = Array.isArray(i.call.command) ? shellJoin(i.call.command) : i.call.command;
-  const { tools, scratch } = toolsOf(i.mechanism);
+  const { tools, scratch } = toolsOf(i.mechanism, i.agentId);
   return planSandbox(
     {
       mode: i.mode,

@@ -45,4 +45,28 @@ describe("makeScratch", () => {
     expect(makeScratch(e, uid + 1)).toBeUndefined();
     expect(makeScratch(join(e, "missing"), uid)).toBeUndefined();
   });
+
+  it("one folder per agent id: every call of the same leaf reuses it; another agent gets its own", () => {
+    const b = base();
+    const one = makeScratch(b, uid, "agent-1");
+    expect(one).toBe(join(scratchParent(b, uid), "a-agent-1"));
+    expect(makeScratch(b, uid, "agent-1")).toBe(one);
+    expect(makeScratch(b, uid, "agent-2")).not.toBe(one);
+    expect(lstatSync(one as string).mode & 0o777).toBe(0o700);
+  });
+
+  it("near misses: an agent id that is no plain name gets a fresh folder; a planted link or open folder none", () => {
+    const b = base();
+    for (const bad of ["../x", "a/b", "", ".hidden", "x".repeat(200)]) {
+      const d = makeScratch(b, uid, bad);
+      expect(d, bad).toBeDefined();
+      expect(dirname(d as string)).toBe(scratchParent(b, uid));
+      expect((d as string).split("/").at(-1)).toMatch(/^c-/);
+    }
+    symlinkSync(base(), join(scratchParent(b, uid), "a-planted"));
+    expect(makeScratch(b, uid, "planted")).toBeUndefined();
+    mkdirSync(join(scratchParent(b, uid), "a-open"), { mode: 0o755 });
+    chmodSync(join(scratchParent(b, uid), "a-open"), 0o755);
+    expect(makeScratch(b, uid, "open")).toBeUndefined();
+  });
 });

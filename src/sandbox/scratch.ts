@@ -1,6 +1,7 @@
 /**
  * The private scratch folder a Landlock-sandboxed call may write (its `TMPDIR`): `<tmp>/devrites-scratch-<uid>/
- * <random>`, made by the hook before the call (two `mkdir`s, an `lstat`, a `realpath`; no process). The parent
+ * a-<agent id>` (one per leaf: every call of the same agent reuses it, so a leaf leaves one folder, not one per
+ * call), or `<random>` when the host sent no usable agent id; made by the hook before the call (two `mkdir`s, an `lstat`, a `realpath`; no process). The parent
  * is used only when it is a real folder (not a symlink) owned by this user that no one else may enter; the
  * leaf's folder is made `0700` by `mkdtemp`. Nothing is removed on the hook's path (the rewritten script may
  * hold no `rm`, see ./plan.ts): the folders are left to the system's temporary-file cleaning
@@ -16,10 +17,17 @@ export function scratchParent(base: string, uid: number): string {
   return join(base, `devrites-scratch-${uid}`);
 }
 
-/** A fresh scratch folder (a realpath), or undefined when no safe one can be made (the caller fails closed). */
+/** Agent ids that name a folder as they are (hosts send UUID-like ids); anything else gets a random folder. */
+const AGENT_KEY = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
+
+/**
+ * The scratch folder for agent `key` (a realpath), or a fresh one without a usable key; undefined when no safe
+ * one can be made (the caller fails closed). A reused folder must be a real folder of this user's, `0700`.
+ */
 export function makeScratch(
   base: string = tmpdir(),
   uid: number = process.getuid?.() ?? 0,
+  key?: string,
 ): string | undefined {
   try {
     const parent = scratchParent(realpathSync(base), uid);
@@ -30,7 +38,16 @@ export function makeScratch(
     }
     const st = lstatSync(parent);
     if (!st.isDirectory() || st.uid !== uid || (st.mode & 0o077) !== 0) return undefined;
-    return realpathSync(mkdtempSync(join(parent, "c-")));
+    if (key === undefined || !AGENT_KEY.test(key)) return realpathSync(mkdtempSync(join(parent, "c-")));
+    const dir = join(parent, `a-${key}`);
+    try {
+      mkdirSync(dir, { mode: 0o700 });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") return undefined;
+    }
+    const own = lstatSync(dir);
+    if (!own.isDirectory() || own.uid !== uid || (own.mode & 0o077) !== 0) return undefined;
+    return realpathSync(dir);
   } catch {
     return undefined;
   }
