@@ -97,7 +97,7 @@ function denyAs(
       j.who,
       input,
       `${why}; \`${j.who}\` is not a devrites role, and devrites run${many ? "s" : ""} ${ids.join(", ")} ${many ? "are" : "is"} active: until ${many ? "they finish" : "it finishes"}, such an agent may only read and run read-only commands, because a change to the tree would make ${many ? "those runs' results" : "that run's result"} stale`,
-      `read and search instead, or wait until the root session has finished ${many ? "them" : "it"} (${checks}; an accepted run stops being active, and \`devrites status\` lists the active runs) and retry`,
+      `read and search instead, or wait until the root session has finished ${many ? "them" : "it"} (${checks}; an accepted run stops being active, \`devrites run abandon <run-id>\` gives one up, and \`devrites status\` lists the active runs) and retry`,
     ),
     caller: "foreign",
   };
