@@ -20,10 +20,10 @@
 
 import { isUtf8 } from "node:buffer";
 import { lstatSync, readdirSync, readFileSync, readlinkSync, type Stats } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { execa } from "execa";
 import { sha256Hex } from "../core/hash.js";
-import { gitOk } from "./_git.js";
+import { git, gitOk } from "./_git.js";
 import { joinRaw, pathFromBytes } from "./_paths.js";
 import type { ManifestEntry } from "./types.js";
 
@@ -137,6 +137,26 @@ export async function gitStateEntries(
     }
     for (const n of names.sort()) file(`.git/${sub}/${n}`, join(commonDir, sub, n));
   }
+  // Files that run code or change the next commit: an operation in progress, a cut history, linked worktrees.
+  for (const name of ["MERGE_HEAD", "MERGE_MSG", "MERGE_MODE", "CHERRY_PICK_HEAD", "REVERT_HEAD", "shallow"])
+    file(`.git/${name}`, join(name === "shallow" ? commonDir : gitDir, name));
+  for (const dir of ["rebase-merge", "rebase-apply"]) treeFiles(out, `.git/${dir}`, join(gitDir, dir), 0);
+  treeFiles(out, ".git/sequencer", join(commonDir, "sequencer"), 0);
+  // Linked worktrees: which exist and where, not their index or logs (the user works in them).
+  let worktrees: string[] = [];
+  try {
+    worktrees = readdirSync(join(commonDir, "worktrees")).sort();
+  } catch {
+    worktrees = [];
+  }
+  for (const w of worktrees)
+    for (const f of ["HEAD", "gitdir", "commondir", "config.worktree", "locked"])
+      file(`.git/worktrees/${w}/${f}`, join(commonDir, "worktrees", w, f));
+  // Submodules' git folders (`.git/modules/<name>`, names may hold slashes, submodules nest).
+  moduleDirs(out, ".git/modules", join(commonDir, "modules"), 0);
+  // Files the config includes (include.path, includeIf.<cond>.path): they can set hooksPath or fsmonitor.
+  for (const [i, target] of (await includeTargets(root, commonDir)).entries())
+    file(`.git/include/${i}`, target);
   const refs = await gitOk(root, ["for-each-ref", "--format=%(refname)%00%(objectname)%00%(symref)"]);
   const kept = refs
     .toString("latin1")
@@ -159,6 +179,145 @@ export async function gitStateEntries(
     exec: false,
     sha256: sha256Hex(Buffer.concat(flagged.flatMap((r) => [r, Buffer.from([0])]))),
   });
+  return out;
+}
+
+/** How deep `.git/modules` and the operation folders are walked (fail closed beyond: an entry says so). */
+const GIT_WALK_MAX_DEPTH = 12;
+
+/** Every file under a folder of the git dir, as `.git/...` entries (the folder's absence records nothing). */
+function treeFiles(out: ManifestEntry[], prefix: string, abs: string, depth: number): void {
+  let names: string[];
+  try {
+    names = readdirSync(abs).sort();
+  } catch {
+    return;
+  }
+  if (depth > GIT_WALK_MAX_DEPTH) {
+    out.push({ path: prefix, type: "file", exec: false, sha256: sha256Hex(`too deep: ${names.join("\0")}`) });
+    return;
+  }
+  for (const n of names) {
+    const p = `${prefix}/${n}`;
+    const a = join(abs, n);
+    let dir = false;
+    try {
+      dir = lstatSync(a).isDirectory();
+    } catch {
+      continue;
+    }
+    if (dir) treeFiles(out, p, a, depth + 1);
+    else {
+      const e = fileEntry(p, a);
+      if (e) out.push(e);
+    }
+  }
+}
+
+/**
+ * `.git/modules/**`: in each submodule git dir (a folder holding `HEAD`) its HEAD, config, config.worktree,
+ * hooks and info, then its own `modules/`; other folders are part of a submodule name and are walked.
+ */
+function moduleDirs(out: ManifestEntry[], prefix: string, abs: string, depth: number): void {
+  let names: string[];
+  try {
+    names = readdirSync(abs).sort();
+  } catch {
+    return;
+  }
+  for (const n of names) {
+    const p = `${prefix}/${n}`;
+    const a = join(abs, n);
+    try {
+      if (!lstatSync(a).isDirectory()) continue;
+    } catch {
+      continue;
+    }
+    if (depth > GIT_WALK_MAX_DEPTH) {
+      out.push({ path: p, type: "file", exec: false, sha256: sha256Hex("too deep") });
+      continue;
+    }
+    let isGitDir = false;
+    try {
+      isGitDir = lstatSync(join(a, "HEAD")).isFile();
+    } catch {
+      isGitDir = false;
+    }
+    if (!isGitDir) {
+      moduleDirs(out, p, a, depth + 1);
+      continue;
+    }
+    for (const f of ["HEAD", "config", "config.worktree", "objects/info/alternates"]) {
+      const e = fileEntry(`${p}/${f}`, join(a, f));
+      if (e) out.push(e);
+    }
+    treeFiles(out, `${p}/hooks`, join(a, "hooks"), 0);
+    treeFiles(out, `${p}/info`, join(a, "info"), 0);
+    moduleDirs(out, `${p}/modules`, join(a, "modules"), depth + 1);
+  }
+}
+
+/** The files `<common-dir>/config` includes, resolved as git does relative to the config file. */
+async function includeTargets(root: string, commonDir: string): Promise<string[]> {
+  const r = await git(root, [
+    "config",
+    "--file",
+    join(commonDir, "config"),
+    "-z",
+    "--get-regexp",
+    "^include(if\\..*)?\\.path$",
+  ]);
+  // 1: no such key. Anything else but 0 fails closed.
+  if (r.exitCode === 1) return [];
+  if (r.exitCode !== 0) throw new Error(`git config could not list the include files: ${r.stderr.trim()}`);
+  const targets: string[] = [];
+  for (const rec of r.stdout.toString("utf8").split("\u0000")) {
+    const nl = rec.indexOf("\n");
+    if (nl < 0) continue;
+    let v = rec.slice(nl + 1);
+    if (v.startsWith("~/")) v = join(process.env.HOME ?? "", v.slice(2));
+    targets.push(resolve(commonDir, v));
+  }
+  return targets.sort();
+}
+
+/**
+ * `<dir>/.git` for every folder holding tracked files (the top level excepted): git never lists a `.git`
+ * and does not treat a folder with tracked files as a nested repository, so a repository planted there is
+ * invisible to status. One lstat per tracked folder; a planted one is an entry named by its path.
+ */
+export function hiddenRepoEntries(root: string, lsFiles: Buffer): ManifestEntry[] {
+  const dirs = new Set<string>();
+  for (let start = 0; start < lsFiles.length; ) {
+    const end = lsFiles.indexOf(0, start);
+    if (end < 0) break;
+    const path = lsFiles.subarray(start + 2, end).toString("utf8");
+    start = end + 1;
+    for (let at = path.lastIndexOf("/"); at > 0; at = path.lastIndexOf("/", at - 1)) {
+      const d = path.slice(0, at);
+      if (dirs.has(d)) break;
+      dirs.add(d);
+    }
+  }
+  const out: ManifestEntry[] = [];
+  for (const d of [...dirs].sort()) {
+    const abs = join(root, d, ".git");
+    let st: Stats;
+    try {
+      st = lstatSync(abs);
+    } catch {
+      continue;
+    }
+    const parts = [`${st.isDirectory() ? "d" : "f"} ${st.ino}`];
+    for (const f of st.isDirectory() ? ["HEAD", "config"] : [""]) {
+      try {
+        parts.push(readFileSync(join(abs, f)).toString("latin1"));
+      } catch {
+        parts.push("-");
+      }
+    }
+    out.push({ path: `${d}/.git`, type: "file", exec: false, sha256: sha256Hex(parts.join("\0")) });
+  }
   return out;
 }
 

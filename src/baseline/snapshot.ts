@@ -4,8 +4,16 @@ import { resolve } from "node:path";
 import { sha256Hex } from "../core/hash.js";
 import { checkRepoPath } from "../scope/index.js";
 import { type Described, describeRaw, submoduleEntry } from "./_describe.js";
-import { gitStateEntries, ignoredEntries, ignoredTrees, indexEntry, workspaceEntries } from "./_extra.js";
+import {
+  gitStateEntries,
+  hiddenRepoEntries,
+  ignoredEntries,
+  ignoredTrees,
+  indexEntry,
+  workspaceEntries,
+} from "./_extra.js";
 import { git, gitOk, revParseHead } from "./_git.js";
+import { forgedCleanPaths } from "./_index-verify.js";
 import { isWorkspacePath, joinRaw, pathFromBytes, pathToBytes, sortByPathBytes } from "./_paths.js";
 import { mapLimit } from "./_pool.js";
 import { parseHiddenIndexEntries, parsePorcelainV2 } from "./_status.js";
@@ -34,7 +42,19 @@ interface Candidate {
  * `.devrites/` excluded. Only those paths are hashed, so the cost follows the number of dirty files. Outside
  * git every file except `.git/` and the root `.devrites/` is an entry. Sorted by path bytes.
  */
-export async function snapshotTree(root: string, depth = 0): Promise<TreeSnapshot> {
+export interface SnapshotOptions {
+  /**
+   * Seconds since the epoch: verify the index entries stamped since then against their blobs (a forged stat
+   * cache, `_index-verify.ts`). Given at `result check` (the packet's creation); absent at the baseline.
+   */
+  verifySince?: number;
+}
+
+export async function snapshotTree(
+  root: string,
+  depth = 0,
+  opts: SnapshotOptions = {},
+): Promise<TreeSnapshot> {
   const repo = await findRepoRoot(root);
   if (!repo.git) return snapshotPlainFolder(repo.root);
   if (realpathSync(repo.root) !== realpathSync(root))
@@ -64,6 +84,11 @@ export async function snapshotTree(root: string, depth = 0): Promise<TreeSnapsho
     ...listedPaths.map((s) => ({ raw: s.raw, repoLike: s.repoLike, onlyIfPresent: false })),
     ...hidden.map((h) => ({ raw: h.raw, repoLike: false, onlyIfPresent: h.skipWorktree })),
   ];
+  if (opts.verifySince !== undefined) {
+    const known = new Set(candidates.map((c) => c.raw.toString("hex")));
+    for (const raw of await forgedCleanPaths(root, opts.verifySince, known))
+      candidates.push({ raw, repoLike: false, onlyIfPresent: false });
+  }
   // The ignored paths are walked (in a child process where possible) while the dirty files are hashed.
   const ignoredWalk = ignoredTrees(
     root,
@@ -73,6 +98,7 @@ export async function snapshotTree(root: string, depth = 0): Promise<TreeSnapsho
   const snapshot = await build(head, root, dedupe(candidates.filter((c) => !isWorkspacePath(c.raw))), depth);
   const extra = [
     ...(await gitStateEntries(root, gitDir, commonDir, listed)),
+    ...hiddenRepoEntries(root, listed),
     ...listedPaths.flatMap((s) => (s.index ? [indexEntry(pathFromBytes(s.raw), s.index)] : [])),
     ...workspaceEntries(root),
   ];

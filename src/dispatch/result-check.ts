@@ -86,21 +86,22 @@ export interface ResultChecksOptions {
 /** Check several results, snapshotting each repository once. Outcomes are in input order. */
 export async function runResultChecks(opts: ResultChecksOptions): Promise<ResultCheckOutcome[]> {
   const snapshots = new Map<string, Promise<TreeSnapshot>>();
+  const since = new Map<string, number>();
   const snapshotOf = (root: string) => {
     let s = snapshots.get(root);
     if (!s) {
-      s = snapshotTree(root);
+      s = snapshotTree(root, 0, { verifySince: since.get(root) ?? 0 });
       s.catch(() => {}); // awaited below; a failure surfaces there (and fails the check closed)
       snapshots.set(root, s);
     }
     return s;
   };
   const loaded: (Loaded | ResultCheckOutcome)[] = [];
-  for (const item of opts.items) {
-    const l = await load(opts.cwd, item.result, item.packet);
-    if ("root" in l) void snapshotOf(l.root); // start every snapshot before judging anything
-    loaded.push(l);
-  }
+  for (const item of opts.items) loaded.push(await load(opts.cwd, item.result, item.packet));
+  // Index entries stamped since the oldest packet's creation are re-verified (`_index-verify.ts`).
+  for (const l of loaded)
+    if ("root" in l) since.set(l.root, Math.min(since.get(l.root) ?? Infinity, packetSince(l)));
+  for (const l of loaded) if ("root" in l) void snapshotOf(l.root); // start every snapshot before judging anything
   const outcomes: ResultCheckOutcome[] = [];
   const retire = new Map<string, string[]>();
   // Every verdict is appended at once and fsynced with the others before anything is retired or returned.
@@ -123,6 +124,12 @@ export async function runResultChecks(opts: ResultChecksOptions): Promise<Result
     for (const o of outcomes) if (o.data && runIds.includes(o.data.run_id)) o.diagnostics.push(...problems);
   }
   return outcomes;
+}
+
+/** The packet's creation in seconds; 0 (verify every entry) when it does not parse: fail closed. */
+function packetSince(l: Loaded): number {
+  const t = Date.parse(l.packet.created_at);
+  return Number.isFinite(t) ? Math.floor(t / 1000) : 0;
 }
 
 /** Ledger files held open for one concurrent fsync; bounded so a large batch cannot run out of descriptors. */
@@ -296,7 +303,7 @@ export async function assessRun(
     };
   const l = await load(root, workspacePaths.result(runId), undefined);
   if (!("root" in l)) return { ok: false, outcome: l };
-  const assessment = await assess(l, await snapshotTree(l.root), now);
+  const assessment = await assess(l, await snapshotTree(l.root, 0, { verifySince: packetSince(l) }), now);
   anchorVerdict(l, assessment.report, now);
   return { ok: true, assessment };
 }

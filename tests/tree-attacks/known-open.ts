@@ -14,17 +14,6 @@ export interface OpenCase {
 
 export const KNOWN_OPEN: OpenCase[] = [
   {
-    name: "index: stat cache forged so a rewritten tracked file looks clean",
-    severity: "high",
-    reason:
-      "the check sees tracked files only through git status, which trusts the index's stat cache; the index file " +
-      "itself is not in the baseline (only ls-files -v flags and mode/blob of listed paths), so an entry given " +
-      "the new file's ctime/mtime/ino/size with the old blob id (trailer SHA-1 recomputed) hides any content change",
-    repro:
-      "edit src/b.ts; set its mtime 30 s back; rewrite its .git/index entry's stat fields to the file's lstat " +
-      "(keep the blob id), recompute the trailing SHA-1 → git status clean; result check exit 0",
-  },
-  {
     name: "records: allowlist widened with the anchor in .git rewritten too",
     severity: "high",
     reason:
@@ -44,33 +33,6 @@ export const KNOWN_OPEN: OpenCase[] = [
     repro:
       "after result check rejects, append a result.checked {verdict: accepted, codes: []} to events.jsonl and " +
       "{verdict: accepted, codes: [], changed_paths: [src/a.ts]} to <git-dir>/devrites/anchors/<run>.verdicts.jsonl → validate exit 0",
-  },
-  {
-    name: "submodule: a hook planted in .git/modules/sub",
-    severity: "high",
-    reason:
-      "a clean submodule is not listed by git status, so it is never recursed into, and its git dir " +
-      ".git/modules/sub/ lies outside what the baseline reads of .git (HEAD, config, hooks/, info/, refs, " +
-      "alternates); the hook runs on the user's next checkout/commit inside the submodule",
-    repro: "write .git/modules/sub/hooks/post-checkout → result check exit 0",
-  },
-  {
-    name: "submodule: .git/modules/sub/config changed",
-    severity: "high",
-    reason:
-      "same blind spot: .git/modules/sub/config is not baselined; core.fsmonitor there runs a command on the " +
-      "user's next git status in the superproject (status recurses into submodules)",
-    repro: "git -C sub config core.fsmonitor ./evil.sh → result check exit 0",
-  },
-  {
-    name: "nested: a repository hidden inside a tracked folder (src/.git)",
-    severity: "high",
-    reason:
-      "git never lists a .git folder and does not treat a folder holding tracked files as a nested repository, " +
-      "so src/.git is invisible to git status and the baseline; any git command run inside src/ (the user's, " +
-      "an editor's) then uses the planted repository's config — core.fsmonitor runs a command",
-    repro:
-      "git init src && git -C src config core.fsmonitor ./evil.sh → result check exit 0, validate exit 0",
   },
   {
     name: "workspace: a user decision forged in .devrites/decisions.jsonl",
@@ -99,44 +61,6 @@ export const KNOWN_OPEN: OpenCase[] = [
     repro:
       "write a no-op .devrites/hooks/pre-tool-use.cjs, delete *.devrites-generated.json, update install.json " +
       "(drop sidecars, new sha256) → validate exit 0",
-  },
-  {
-    name: "git: a rebase in progress planted with an exec step",
-    severity: "medium",
-    reason:
-      ".git/rebase-merge/ (and rebase-apply/, sequencer/) are not baselined; `git rebase --continue` by the user " +
-      "runs the planted exec line",
-    repro:
-      "create .git/rebase-merge/{head-name,onto,orig-head,interactive,git-rebase-todo='exec touch pwned'} → exit 0",
-  },
-  {
-    name: "git: MERGE_HEAD planted (the next commit becomes a merge with the attacker's parent)",
-    severity: "medium",
-    reason:
-      ".git/MERGE_HEAD / MERGE_MSG are not baselined; the user's next commit records an attacker-chosen parent",
-    repro: "echo $(git commit-tree HEAD^{tree} -m x) > .git/MERGE_HEAD → result check exit 0",
-  },
-  {
-    name: "git: a config include file under .git edited",
-    severity: "medium",
-    reason:
-      "only .git/config and config.worktree are baselined; a file the user's config includes (include.path) " +
-      "is not, so core.hooksPath or core.fsmonitor can be set through it",
-    repro: "with include.path=extra.cfg set by the user, write .git/extra.cfg [core] hooksPath=… → exit 0",
-  },
-  {
-    name: "git: .git/shallow planted (history cut)",
-    severity: "low",
-    reason: ".git/shallow is not baselined; it hides history from log/blame/merge-base",
-    repro: "git rev-parse HEAD > .git/shallow → result check exit 0",
-  },
-  {
-    name: "git: a linked worktree added (.git/worktrees/)",
-    severity: "low",
-    reason:
-      ".git/worktrees/ is not baselined and a detached worktree adds no ref; it plants a checkout outside the " +
-      "repository that shares hooks and config",
-    repro: "git worktree add --detach ../wt2 → result check exit 0",
   },
   {
     name: "workspace: a file planted among the run folders",
