@@ -1133,8 +1133,9 @@ export const ATTACKS: Attack[] = [
       writeFileSync(r.abs("../old-result"), readFileSync(r.abs(old.result_path)));
     },
     result: (r) => readFileSync(r.abs("../old-result"), "utf8"),
-    stage: "check",
-    code: "result.run-id-mismatch",
+    // refused before it is stored: `result record` takes only a result that names its own run
+    stage: "record",
+    code: "record.run-mismatch",
     acceptedBefore: 1,
   },
 
