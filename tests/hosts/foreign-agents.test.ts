@@ -25,6 +25,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import * as A from "./harness/fake-anthropic.js";
 import * as R from "./harness/fake-responses.js";
 import { ensureHosts } from "./harness/install.js";
+import { installPackage } from "./harness/package-install.js";
 import { permissionDenials, runClaude } from "./harness/run-claude.js";
 import { runCodex } from "./harness/run-codex.js";
 import {
@@ -77,6 +78,7 @@ async function installedProject(
   writeFileSync(join(s.project, "src", "a.ts"), A_TS);
   await git(["add", "."]);
   await git(["commit", "-qm", "init"]);
+  installPackage(s.project);
   await devrites(s.project, ["init", "--host", host]);
   await git(["add", "."]);
   await git(["commit", "-qm", "devrites init"]);

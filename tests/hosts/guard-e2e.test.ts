@@ -10,27 +10,18 @@
  * Skips with the reason when a host is unavailable (`DEVRITES_REQUIRE_HOSTS=1` makes that a failure). Needs the
  * built CLI (`npm test` builds first).
  */
-import {
-  appendFileSync,
-  chmodSync,
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  writeFileSync,
-} from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { afterAll, expect, it } from "vitest";
 import type { RoleName as Role } from "../../src/envelope/roles.js";
-import { landlockHelperName, NATIVE_DIR } from "../../src/sandbox/landlock-helper.js";
 import { snapshot } from "../helpers/sandbox.js";
 import * as A from "./harness/fake-anthropic.js";
 import * as R from "./harness/fake-responses.js";
 import { ensureHosts } from "./harness/install.js";
+import { installPackage } from "./harness/package-install.js";
 import { type ClaudeRun, permissionDenials, runClaude } from "./harness/run-claude.js";
 import { runCodex } from "./harness/run-codex.js";
 import {
@@ -61,23 +52,6 @@ async function devrites(cwd: string, args: string[]): Promise<string> {
 interface PacketSpec {
   role: Role;
   allow?: string[];
-}
-
-/**
- * The package installed in the project the way a user's install puts it (`<project>/node_modules/devrites/`,
- * its `package.json` and the built Landlock helper), kept out of git: the hook finds the helper there
- * (`landlockHelperPath`, order 4), as it would in a user's project.
- */
-function installPackage(project: string): void {
-  const name = landlockHelperName();
-  const built = name === undefined ? undefined : join(ROOT, NATIVE_DIR, name);
-  if (name === undefined || built === undefined || !existsSync(built)) return;
-  const pkg = join(project, "node_modules", "devrites");
-  mkdirSync(join(pkg, NATIVE_DIR), { recursive: true });
-  copyFileSync(join(ROOT, "package.json"), join(pkg, "package.json"));
-  copyFileSync(built, join(pkg, NATIVE_DIR, name));
-  chmodSync(join(pkg, NATIVE_DIR, name), 0o755);
-  appendFileSync(join(project, ".git", "info", "exclude"), "node_modules/\n");
 }
 
 /**
