@@ -7,6 +7,7 @@
 import { spawnSync } from "node:child_process";
 import { chooseMechanism, detectMechanisms } from "./mechanism.js";
 import { nodeDetectFs } from "./node-fs.js";
+import { BWRAP_BASE_ARGS } from "./plan.js";
 
 export type SandboxCheck =
   | { ok: true; mechanism: "bwrap"; bwrap: string; copyOnWrite: boolean }
@@ -24,25 +25,7 @@ export function checkSandbox(
     // detectMechanisms alone never offers Landlock (the hook adds the helper it finds)
     return { ok: false, why: m.kind === "none" ? m.why : "bubblewrap is not usable here", hint: HINT };
   }
-  const probe = run([
-    m.bwrap,
-    "--die-with-parent",
-    "--new-session",
-    "--unshare-all",
-    "--unshare-user",
-    "--disable-userns",
-    "--cap-drop",
-    "ALL",
-    "--ro-bind",
-    "/",
-    "/",
-    "--dev",
-    "/dev",
-    "--proc",
-    "/proc",
-    "--",
-    "/bin/true",
-  ]);
+  const probe = run([m.bwrap, ...BWRAP_BASE_ARGS, "--", "/bin/true"]);
   if (probe.status !== 0) {
     const said = probe.stderr.trim().split("\n")[0] ?? "";
     return {

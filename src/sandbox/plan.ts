@@ -185,6 +185,28 @@ export function executedLater(repoPath: string): string | undefined {
   return undefined;
 }
 
+/**
+ * What every bubblewrap sandbox starts with (see the module comment): killed with its parent, a new session, every
+ * namespace its own with no capability and no further user namespace, the whole file system read-only, a fresh
+ * `/dev` and `/proc`. `devrites init`'s check starts exactly this (`./check.ts`).
+ */
+export const BWRAP_BASE_ARGS: readonly string[] = [
+  "--die-with-parent",
+  "--new-session",
+  "--unshare-all",
+  "--unshare-user",
+  "--disable-userns",
+  "--cap-drop",
+  "ALL",
+  "--ro-bind",
+  "/",
+  "/",
+  "--dev",
+  "/dev",
+  "--proc",
+  "/proc",
+];
+
 const SANDBOX_NAME = "devrites-sandbox";
 const FELL_BACK =
   "devrites sandbox: bubblewrap could not start here (see the message above); the command runs under Landlock instead: only its allowlisted files (a wright) and a private scratch folder are writable, no network.";
@@ -391,23 +413,7 @@ export function planSandbox(req: SandboxRequest, probe: Probe): SandboxPlan {
   }
 
   // --- bubblewrap's arguments --------------------------------------------------------------------------
-  const args: string[] = [
-    req.tools.bwrap ?? "bwrap",
-    "--die-with-parent",
-    "--new-session",
-    "--unshare-all",
-    "--unshare-user",
-    "--disable-userns",
-    "--cap-drop",
-    "ALL",
-    "--ro-bind",
-    "/",
-    "/",
-    "--dev",
-    "/dev",
-    "--proc",
-    "/proc",
-  ];
+  const args: string[] = [req.tools.bwrap ?? "bwrap", ...BWRAP_BASE_ARGS];
   const masked: string[] = [];
   for (const d of MASKED_DIRS) {
     if (masked.some((m) => under(m, d))) continue;
