@@ -31,24 +31,22 @@ export function makeScratch(
 ): string | undefined {
   try {
     const parent = scratchParent(realpathSync(base), uid);
-    try {
-      mkdirSync(parent, { mode: 0o700 });
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "EEXIST") return undefined;
-    }
-    const st = lstatSync(parent);
-    if (!st.isDirectory() || st.uid !== uid || (st.mode & 0o077) !== 0) return undefined;
+    if (!privateDir(parent, uid)) return undefined;
     if (key === undefined || !AGENT_KEY.test(key)) return realpathSync(mkdtempSync(join(parent, "c-")));
     const dir = join(parent, `a-${key}`);
-    try {
-      mkdirSync(dir, { mode: 0o700 });
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== "EEXIST") return undefined;
-    }
-    const own = lstatSync(dir);
-    if (!own.isDirectory() || own.uid !== uid || (own.mode & 0o077) !== 0) return undefined;
-    return realpathSync(dir);
+    return privateDir(dir, uid) ? realpathSync(dir) : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** Make `dir` (`0700`) unless it exists; true when it is then a real folder of `uid`'s that no one else may enter. */
+function privateDir(dir: string, uid: number): boolean {
+  try {
+    mkdirSync(dir, { mode: 0o700 });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "EEXIST") return false;
+  }
+  const st = lstatSync(dir);
+  return st.isDirectory() && st.uid === uid && (st.mode & 0o077) === 0;
 }
