@@ -90,14 +90,25 @@ export async function writeWave(
         created_at: p.created_at,
       });
     }
-    const r = sampleResult(ROLES[p.role].payload);
-    r.run_id = p.run_id;
-    r.role = p.role;
-    r.baseline_id = p.baseline.id;
-    r.budget = { files_used: 5, loaded_lines_used: 300, ...p.budgets };
-    r.side_effects = { repo_writes: [], scratch_writes: [] };
-    writeFileSync(join(root, p.result_path), `${JSON.stringify(r, null, 2)}\n`);
+    writeFileSync(join(root, p.result_path), `${JSON.stringify(benchResult(p), null, 2)}\n`);
   }
   writeState(root, state.state);
   return packets;
+}
+
+/** An accepted-shape result for packet `p`: no writes, within its budgets. */
+export function benchResult(p: AgentPacket): ReturnType<typeof sampleResult> {
+  const r = sampleResult(ROLES[p.role].payload);
+  r.run_id = p.run_id;
+  r.role = p.role;
+  r.baseline_id = p.baseline.id;
+  r.budget = { files_used: 5, loaded_lines_used: 300, ...p.budgets };
+  r.side_effects = { repo_writes: [], scratch_writes: [] };
+  return r;
+}
+
+/** Deterministic filler text of about `bytes` bytes. */
+export function filler(seed: number, bytes: number): string {
+  const line = `// ${seed.toString(36)} the quick brown fox jumps over the lazy dog ${seed * 7919}\n`;
+  return line.repeat(Math.max(1, Math.ceil(bytes / line.length)));
 }

@@ -16,12 +16,10 @@ import { runCapture } from "../src/cli/test-io.js";
 import { runPacketNew } from "../src/dispatch/packet-new.js";
 import { runResultCheck, runResultChecks } from "../src/dispatch/result-check.js";
 import { recordResult } from "../src/dispatch/result-record.js";
-import { sampleResult } from "../src/envelope/fixtures.js";
-import { ROLES } from "../src/envelope/roles.js";
 import type { AgentPacket } from "../src/envelope/types.js";
 import { listRunDirs } from "../src/run/workspace.js";
 import type { Row } from "./_types.js";
-import { writeWave } from "./_wave.js";
+import { benchResult, filler, writeWave } from "./_wave.js";
 
 const FILES = 20_000;
 const DIRS = 200;
@@ -30,11 +28,6 @@ const UNTRACKED = 200;
 const IGNORED = 20_000;
 const IGNORED_DIRS = 400;
 const WAVE = 200;
-
-function filler(seed: number, bytes: number): string {
-  const line = `// ${seed.toString(36)} the quick brown fox jumps over the lazy dog ${seed * 7919}\n`;
-  return line.repeat(Math.max(1, Math.ceil(bytes / line.length)));
-}
 
 function git(root: string, ...args: string[]): Buffer {
   return execFileSync("git", args, { cwd: root, stdio: ["ignore", "pipe", "ignore"], maxBuffer: 1 << 28 });
@@ -74,16 +67,6 @@ async function scoutPacket(root: string): Promise<AgentPacket> {
   return out.data.packet;
 }
 
-function resultText(p: AgentPacket): string {
-  const r = sampleResult(ROLES[p.role].payload);
-  r.run_id = p.run_id;
-  r.role = p.role;
-  r.baseline_id = p.baseline.id;
-  r.budget = { files_used: 5, loaded_lines_used: 300, ...p.budgets };
-  r.side_effects = { repo_writes: [], scratch_writes: [] };
-  return JSON.stringify(r);
-}
-
 export async function run(): Promise<Row[]> {
   const top = mkdtempSync(join(tmpdir(), "devrites-bench-tree-"));
   const root = join(top, "repo");
@@ -121,7 +104,7 @@ export async function run(): Promise<Row[]> {
       const rec = recordResult({
         root,
         runId: p.run_id,
-        text: resultText(p),
+        text: JSON.stringify(benchResult(p)),
         source: "bench",
         now: new Date(),
       });

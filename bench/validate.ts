@@ -22,7 +22,7 @@ import { sha256File } from "../src/core/hash.js";
 import { runPacketNew } from "../src/dispatch/packet-new.js";
 import { runResultCheck, runResultChecks } from "../src/dispatch/result-check.js";
 import type { Row } from "./_types.js";
-import { writeWave } from "./_wave.js";
+import { filler, writeWave } from "./_wave.js";
 
 const FILES = 20_000;
 const DIRS = 200;
@@ -30,12 +30,6 @@ const MODIFIED = 1_800;
 const UNTRACKED = 200;
 const RESULTS = 200;
 const BIG_FILE_MB = 64;
-
-/** Deterministic filler text of about `bytes` bytes. */
-function filler(seed: number, bytes: number): string {
-  const line = `// ${seed.toString(36)} the quick brown fox jumps over the lazy dog ${seed * 7919}\n`;
-  return line.repeat(Math.max(1, Math.ceil(bytes / line.length)));
-}
 
 function git(root: string, ...args: string[]): void {
   execFileSync("git", args, { cwd: root, stdio: "ignore", maxBuffer: 1 << 28 });
