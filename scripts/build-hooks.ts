@@ -51,8 +51,19 @@ const builtinsFromProcess: Plugin = {
 };
 
 /**
+ * Built-ins every Node process has loaded before it runs a line of the bundle: taking them costs nothing.
+ * Any other (`child_process`, `os`, …) is taken only when the bundle first calls one of its functions: loading
+ * `node:child_process` alone pulls in the net, stream and dgram modules, ≈ 4 ms of a hook's start, for the one
+ * call in a hundred that spawns anything.
+ */
+const PRELOADED_BUILTINS = new Set(["fs", "path", "process"]);
+
+/**
  * An ES module re-exporting one built-in through `process.getBuiltinModule`, one named export per property
- * so esbuild keeps only the names the bundle uses (no copy of the whole module object at startup).
+ * so esbuild keeps only the names the bundle uses (no copy of the whole module object at startup). For a
+ * built-in not in `PRELOADED_BUILTINS`, a plain function (lower-case name, no properties of its own: not a
+ * class, nothing like `realpathSync.native`) is exported as a wrapper that loads the module on its first call;
+ * anything else is taken from the module when the bundle initialises a name it uses.
  */
 function builtinShim(name: string): string {
   const id = JSON.stringify(`node:${name}`);
@@ -62,11 +73,23 @@ function builtinShim(name: string): string {
   const names = (name === "process" ? cleanProcessKeys() : Object.keys(mod))
     .filter((k) => /^[A-Za-z_$][\w$]*$/.test(k) && k !== "default")
     .sort();
+  const lazy = !PRELOADED_BUILTINS.has(name);
   return [
-    `const m = process.getBuiltinModule(${id});`,
-    "export default m;",
-    ...names.map((k) => `export const ${k} = /* @__PURE__ */ (() => m.${k})();`),
+    "let m;",
+    `const g = () => (m === undefined ? (m = process.getBuiltinModule(${id})) : m);`,
+    "export default /* @__PURE__ */ g();",
+    ...names.map((k) =>
+      lazy && isPlainFunction(mod[k], k)
+        ? `export function ${k}(...args) { return g().${k}(...args); }`
+        : `export const ${k} = /* @__PURE__ */ (() => g().${k})();`,
+    ),
   ].join("\n");
+}
+
+/** A function called as a function, not constructed, and carrying no properties of its own. */
+function isPlainFunction(v: unknown, key: string): boolean {
+  if (typeof v !== "function" || !/^[a-z]/.test(key)) return false;
+  return Object.getOwnPropertyNames(v).every((p) => p === "length" || p === "name" || p === "prototype");
 }
 
 /**
@@ -134,6 +157,13 @@ export const LAZY_MODULES: Partial<Record<HookName, readonly LazyModule[]>> = {
       source: "src/guard/shell/classify.ts",
       exports: ["classifyArgvCommand", "classifyShell"],
       packages: ["shell-quote"],
+    },
+    {
+      // the sandbox planner: only a leaf's allowed shell call plans a sandbox
+      importers: ["src/hooks/pre-tool-use.ts"],
+      specifier: "./sandbox-plan-call.js",
+      source: "src/hooks/sandbox-plan-call.ts",
+      exports: ["planShellCall"],
     },
   ],
 };

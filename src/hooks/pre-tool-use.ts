@@ -20,7 +20,8 @@ import { type Caller, parseHookInput, stringField } from "./input.js";
 import { isInstalledRole } from "./installed.js";
 import { findRepoRoot } from "./root.js";
 import type { HookEnv, HookSpec } from "./runtime.js";
-import { modeOf, planShellCall, rewrittenInput, sandboxHere, shellCallOf } from "./sandbox-call.js";
+import { modeOf, rewrittenInput, sandboxHere, shellCallOf } from "./sandbox-call.js";
+import { planShellCall } from "./sandbox-plan-call.js";
 import type { StdinRead } from "./stdin.js";
 
 export interface PreToolUseDeps {

@@ -4,7 +4,7 @@
  */
 
 import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { builtinModules } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -209,13 +209,83 @@ describe("hook bundles", () => {
     }
   });
 
+  it("the PreToolUse bundle compiles the sandbox planner only for an allowed leaf shell call, and loads no child_process or os on calls that spawn nothing", () => {
+    // `names`: the lazy parts compiled so far (by the names the compile hook is given); `mods`: which of
+    // node:child_process and node:os were loaded
+    const script = `
+      const names = [];
+      globalThis[Symbol.for("devrites.compile")] = (text, params, name) => (names.push(name.split("#")[1]), new Function(...params, text));
+      const h = require(process.argv[1]);
+      const loaded = () => ["child_process", "os"].filter((m) => process.moduleLoadList.includes("NativeModule " + m));
+      const base = { cwd: process.cwd(), hook_event_name: "PreToolUse", session_id: "s" };
+      const leaf = { ...base, agent_id: "a", agent_type: "devrites-evidence-scout" };
+      const out = [];
+      for (const call of [
+        { ...base, tool_name: "Write", tool_input: { file_path: "x", content: "" } },
+        { ...leaf, tool_name: "Read", tool_input: { file_path: "x" } },
+        { ...leaf, tool_name: "Bash", tool_input: { command: "echo hi > x" } },
+      ]) {
+        const r = h(JSON.stringify(call));
+        out.push({ code: r.exitCode, names: [...names], mods: loaded() });
+      }
+      process.stdout.write(JSON.stringify(out));
+    `;
+    const repo = makeInstalledRepo([{ role: "devrites-evidence-scout", run_id: runId(1) }]);
+    try {
+      const r = spawnSync(process.execPath, ["-e", script, join(REPO_ROOT, "hooks", "pre-tool-use.cjs")], {
+        cwd: repo.root,
+        env: { PATH: process.env.PATH ?? "" },
+        encoding: "utf8",
+      });
+      expect(r.stderr).toBe("");
+      expect(JSON.parse(r.stdout)).toEqual([
+        { code: 0, names: [], mods: [] },
+        { code: 0, names: [], mods: [] },
+        { code: 2, names: ["src/guard/shell/classify.ts"], mods: [] },
+      ]);
+    } finally {
+      repo.cleanup();
+    }
+  });
+
+  it.runIf(existsSync("/usr/bin/bwrap"))(
+    "an allowed leaf shell call compiles the sandbox planner and answers with the rewrite",
+    () => {
+      const script = `
+        const names = [];
+        globalThis[Symbol.for("devrites.compile")] = (text, params, name) => (names.push(name.split("#")[1]), new Function(...params, text));
+        const h = require(process.argv[1]);
+        const call = { cwd: process.cwd(), hook_event_name: "PreToolUse", session_id: "s", agent_id: "a",
+          agent_type: "devrites-evidence-scout", tool_name: "Bash", tool_input: { command: "ls" } };
+        const r = h(JSON.stringify(call));
+        process.stdout.write(JSON.stringify({ code: r.exitCode, names, rewritten: r.stdout.includes("updatedInput") }));
+      `;
+      const repo = makeInstalledRepo([{ role: "devrites-evidence-scout", run_id: runId(1) }]);
+      try {
+        const r = spawnSync(process.execPath, ["-e", script, join(REPO_ROOT, "hooks", "pre-tool-use.cjs")], {
+          cwd: repo.root,
+          env: { PATH: process.env.PATH ?? "" },
+          encoding: "utf8",
+        });
+        expect(r.stderr).toBe("");
+        expect(JSON.parse(r.stdout)).toEqual({
+          code: 0,
+          names: ["src/guard/shell/classify.ts", "src/hooks/sandbox-plan-call.ts"],
+          rewritten: true,
+        });
+      } finally {
+        repo.cleanup();
+      }
+    },
+  );
+
   it("takes the lazy part from the launcher's published text of this very bundle, and only of this bundle", () => {
-    // the launcher publishes the text it compiled; here the published text has lost its lazy part, so using it
+    // the launcher publishes the text it compiled; here the published text has lost its lazy parts, so using it
     // shows as an internal-error deny, and reading the file instead as the classifier's own verdict
     const script = `
       const file = process.argv[1];
       const text = require("fs").readFileSync(file, "utf8");
-      const lost = text.slice(0, text.lastIndexOf("\\n//devrites-lazy "));
+      const lost = text.slice(0, text.indexOf("\\n//devrites-lazy-parts"));
       globalThis[Symbol.for("devrites.source")] = { filename: process.argv[2] === "other" ? file + ".other" : file, text: lost };
       const h = require(file);
       const call = { cwd: process.cwd(), hook_event_name: "PreToolUse", session_id: "s", agent_id: "a",

@@ -1,0 +1,79 @@
+/**
+ * Planning a leaf's allowed shell call: the scratch folder, the tools, the git directory, then the pure planner
+ * (`src/sandbox/plan.ts`). Only an allowed shell call needs it, so the PreToolUse bundle compiles it lazily
+ * (`scripts/build-hooks.ts`, `LAZY_MODULES`): every other call skips parsing the planner.
+ */
+
+import { readFileSync, statSync } from "node:fs";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import type { MechanismChoice } from "../sandbox/mechanism.js";
+import { nodeProbe } from "../sandbox/node-fs.js";
+import { planSandbox, type SandboxPlan, type SandboxTools } from "../sandbox/plan.js";
+import { shellJoin } from "../sandbox/quote.js";
+import { makeScratch } from "../sandbox/scratch.js";
+import type { ShellCall } from "./sandbox-call.js";
+
+/** The git directory of the repository at `root`: `.git`, or where a `.git` file (worktree) points. */
+export function gitDirOf(root: string): string {
+  const dotGit = join(root, ".git");
+  try {
+    if (statSync(dotGit).isFile()) {
+      const m = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, "utf8").slice(0, 4096));
+      if (m?.[1]) {
+        const p = isAbsolute(m[1]) ? m[1] : resolve(dirname(dotGit), m[1]);
+        return nodeProbe.realpath(p) ?? p;
+      }
+    }
+  } catch {
+    // no .git: the default below names a path nothing binds
+  }
+  return dotGit;
+}
+
+export interface SandboxCallInput {
+  mechanism: Exclude<MechanismChoice, { kind: "none" }>;
+  root: string;
+  mode: "read-only" | "proof" | "wright";
+  /** The wright's allowlist, repository-relative. */
+  allowlist: readonly string[];
+  call: ShellCall;
+  /** The hook's environment (the host's). */
+  env: Readonly<Record<string, string | undefined>>;
+  /** The calling agent's id: its calls share one scratch folder. */
+  agentId?: string;
+}
+
+/** The plan's programs; a Landlock helper only with a scratch folder (without one: bubblewrap alone, or refused). */
+function toolsOf(
+  m: SandboxCallInput["mechanism"],
+  agentId: string | undefined,
+): { tools: SandboxTools; scratch?: string } {
+  const scratch = makeScratch(undefined, undefined, agentId);
+  if (m.kind === "landlock") {
+    return { tools: { bash: m.bash, landlock: m.landlock }, ...(scratch ? { scratch } : {}) };
+  }
+  const tools: SandboxTools = { bwrap: m.bwrap, bash: m.bash, ...(m.unshare ? { unshare: m.unshare } : {}) };
+  return m.landlock !== undefined && scratch !== undefined
+    ? { tools: { ...tools, landlock: m.landlock }, scratch }
+    : { tools };
+}
+
+export function planShellCall(i: SandboxCallInput): SandboxPlan {
+  const command = Array.isArray(i.call.command) ? shellJoin(i.call.command) : i.call.command;
+  const { tools, scratch } = toolsOf(i.mechanism, i.agentId);
+  return planSandbox(
+    {
+      mode: i.mode,
+      root: i.root,
+      gitDir: gitDirOf(i.root),
+      allowlist: i.allowlist.map((p) => join(i.root, p)),
+      command,
+      cwd: i.call.cwd,
+      shell: i.mechanism.bash,
+      tools,
+      env: i.env,
+      ...(scratch !== undefined ? { scratch } : {}),
+    },
+    nodeProbe,
+  );
+}
