@@ -159,6 +159,14 @@ export const LAZY_MODULES: Partial<Record<HookName, readonly LazyModule[]>> = {
       packages: ["shell-quote"],
     },
     {
+      // the front table: a leaf's shell call that runs sandboxed needs only it, not the classifier
+      importers: ["src/guard/decide.ts"],
+      specifier: "./shell/front.js",
+      source: "src/guard/shell/front.ts",
+      exports: ["frontArgv", "frontShell"],
+      packages: ["shell-quote"],
+    },
+    {
       // the sandbox planner: only a leaf's allowed shell call plans a sandbox
       importers: ["src/hooks/pre-tool-use.ts"],
       specifier: "./sandbox-plan-call.js",

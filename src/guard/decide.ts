@@ -17,6 +17,7 @@ import { type Call, normalizeCall } from "./input.js";
 import { patchPaths } from "./patch.js";
 import { judgeEffects, type Refusal } from "./policy.js";
 import { classifyArgvCommand, classifyShell } from "./shell/classify.js";
+import { frontArgv, frontShell } from "./shell/front.js";
 import { checkWrightTarget, isDevritesTarget } from "./targets.js";
 import { classifyTool, fileWritePaths, patchBody } from "./tools.js";
 import type { ActivePacket, GuardContext, GuardDecision, GuardRule } from "./types.js";
@@ -334,7 +335,7 @@ function judgeShell(call: Extract<Call, { kind: "leaf" }>, j: Judge, ctx: GuardC
         "split it into smaller commands or put it in a script file",
       );
     }
-    effects = classifyShell(command, opts);
+    effects = ctx.sandboxed === true ? frontShell(command, opts) : classifyShell(command, opts);
   } else if (
     Array.isArray(command) &&
     command.length > 0 &&
@@ -350,7 +351,10 @@ function judgeShell(call: Extract<Call, { kind: "leaf" }>, j: Judge, ctx: GuardC
         "split it into smaller commands",
       );
     }
-    effects = classifyArgvCommand(command as string[], opts);
+    effects =
+      ctx.sandboxed === true
+        ? frontArgv(command as string[], opts)
+        : classifyArgvCommand(command as string[], opts);
   } else {
     return denyAs(
       j,

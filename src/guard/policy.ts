@@ -14,8 +14,9 @@
  * A write into `.devrites/` is `guard.devrites-write` for every role. A foreign agent during a run is judged
  * as the read-only class (`foreign`: no proof commands).
  *
- * When the call runs sandboxed (`ctx.sandboxed`), the kernel is the boundary and this table only answers fast
- * what is plainly not allowed: `exec`, `test` and `env` are allowed for every
+ * When the call runs sandboxed (`ctx.sandboxed`), the kernel is the boundary: the effects then come from the
+ * front table (./shell/front-table.ts), not the classifier, and this table only answers fast what is plainly
+ * not allowed: `exec`, `test` and `env` are allowed for every
  * role, and so is a `deny(guard.shell-unclassified)` (inline code, constructs the classifier cannot read), a
  * write to an undeterminable target and a write under `/tmp` (the sandbox's private scratch folder); the
  * rest stays as above (a read-only role's writes, the wright's determinable writes off its allowlist,

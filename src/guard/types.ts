@@ -80,6 +80,7 @@ export const GUARD_RULES = [
   "guard.readonly-write",
   "guard.shell-unclassified",
   "guard.write-target-unknown",
+  "guard.in-place-edit",
   "guard.outside-allowlist",
   "guard.sandbox-refused",
   "guard.internal-error",

@@ -171,7 +171,7 @@ describe("a leaf's allowed shell call runs sandboxed", () => {
   });
 });
 
-describe("what the classifier still refuses with the sandbox, and what it no longer needs to", () => {
+describe("what the front table still refuses with the sandbox, and what the classifier alone refuses without one", () => {
   const cases: [string, string, string | null][] = [
     // [command, rule without a sandbox, rule with one (null: allowed, sandboxed)]
     ["node build.js", "guard.shell-unclassified", null],
@@ -186,6 +186,10 @@ describe("what the classifier still refuses with the sandbox, and what it no lon
     ["npm publish", "guard.publish", "guard.publish"],
     ["claude -p hi", "guard.spawn", "guard.spawn"],
     ["devrites status", "guard.devrites-write", "guard.devrites-write"],
+    ["sed -i s/a/b/ src/a.ts", "guard.readonly-write", "guard.in-place-edit"],
+    ["env X=1 git push", "guard.shell-unclassified", "guard.git-mutation"],
+    ["cp src/a.ts src/b.ts", "guard.readonly-write", "guard.readonly-write"],
+    ["python3 -c 'print(1)'", "guard.shell-unclassified", null],
   ];
   for (const [command, without, withSandbox] of cases) {
     it(`scout \`${command}\`: ${without} classified, ${withSandbox ?? "allowed"} sandboxed`, () => {

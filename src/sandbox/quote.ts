@@ -13,24 +13,8 @@ export function shellQuote(word: string): string {
   if (word.includes("\u0000")) throw new Error("a shell word cannot contain a NUL byte");
   if (word === "") return "''";
   if (PLAIN.test(word)) return word;
-  let out = "";
-  let open = false;
-  for (const ch of word) {
-    if (ch === "'" || ch === "\\") {
-      if (open) {
-        out += "'";
-        open = false;
-      }
-      out += `\\${ch}`;
-    } else {
-      if (!open) {
-        out += "'";
-        open = true;
-      }
-      out += ch;
-    }
-  }
-  return open ? `${out}'` : out;
+  // runs of ordinary characters inside single quotes, each `'` and `\` outside them, escaped
+  return word.replace(/[^'\\]+|['\\]/g, (m) => (m === "'" || m === "\\" ? `\\${m}` : `'${m}'`));
 }
 
 /** A command line from argv words. */

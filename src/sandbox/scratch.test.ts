@@ -2,7 +2,7 @@ import { chmodSync, lstatSync, mkdirSync, mkdtempSync, realpathSync, rmSync, sym
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { makeScratch, scratchParent } from "./scratch.js";
+import { makeScratch, posixTmpdir, scratchParent } from "./scratch.js";
 
 const uid = process.getuid?.() ?? 0;
 let bases: string[] = [];
@@ -68,5 +68,33 @@ describe("makeScratch", () => {
     mkdirSync(join(scratchParent(b, uid), "a-open"), { mode: 0o755 });
     chmodSync(join(scratchParent(b, uid), "a-open"), 0o755);
     expect(makeScratch(b, uid, "open")).toBeUndefined();
+  });
+});
+
+describe("posixTmpdir", () => {
+  it("is os.tmpdir() for the variables Node reads, in its order, without a trailing slash", () => {
+    const keep = { TMPDIR: process.env.TMPDIR, TMP: process.env.TMP, TEMP: process.env.TEMP };
+    try {
+      for (const env of [
+        {},
+        { TMPDIR: "/x/y/" },
+        { TMPDIR: "/x" },
+        { TMP: "/t" },
+        { TEMP: "/e/", TMP: "" },
+        { TMPDIR: "", TMP: "/t2", TEMP: "/e" },
+        { TMPDIR: "/" },
+      ] as Record<string, string>[]) {
+        for (const k of ["TMPDIR", "TMP", "TEMP"]) {
+          if (env[k] === undefined) delete process.env[k];
+          else process.env[k] = env[k];
+        }
+        expect(posixTmpdir(env)).toBe(tmpdir());
+      }
+    } finally {
+      for (const [k, v] of Object.entries(keep)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
   });
 });

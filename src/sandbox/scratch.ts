@@ -9,8 +9,16 @@
  */
 
 import { lstatSync, mkdirSync, mkdtempSync, realpathSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
+
+/**
+ * `os.tmpdir()` as Node computes it on Linux and macOS, without loading `node:os`: that module costs ≈ 1 ms of
+ * a hook call that needs nothing else from it.
+ */
+export function posixTmpdir(env: Readonly<Record<string, string | undefined>> = process.env): string {
+  const t = env.TMPDIR || env.TMP || env.TEMP || "/tmp";
+  return t.length > 1 && t.endsWith("/") ? t.slice(0, -1) : t;
+}
 
 /** The scratch folder's parent for `uid` under `base`. */
 export function scratchParent(base: string, uid: number): string {
@@ -25,7 +33,7 @@ const AGENT_KEY = /^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/;
  * one can be made (the caller fails closed). A reused folder must be a real folder of this user's, `0700`.
  */
 export function makeScratch(
-  base: string = tmpdir(),
+  base: string = posixTmpdir(),
   uid: number = process.getuid?.() ?? 0,
   key?: string,
 ): string | undefined {

@@ -242,7 +242,8 @@ describe("hook bundles", () => {
     try {
       const r = spawnSync(process.execPath, ["-e", script, join(REPO_ROOT, "hooks", "pre-tool-use.cjs")], {
         cwd: repo.root,
-        env: { PATH: process.env.PATH ?? "" },
+        // classified mode: the classifier, not the front table, and no planner
+        env: { PATH: process.env.PATH ?? "", DEVRITES_SANDBOX: "off" },
         encoding: "utf8",
       });
       expect(r.stderr).toBe("");
@@ -257,16 +258,18 @@ describe("hook bundles", () => {
   });
 
   it.runIf(existsSync("/usr/bin/bwrap"))(
-    "an allowed leaf shell call compiles the sandbox planner and answers with the rewrite",
+    "sandboxed, a leaf shell call compiles the front table (never the classifier), and an allowed one the planner",
     () => {
       const script = `
         const names = [];
         globalThis[Symbol.for("devrites.compile")] = (text, params, name) => (names.push(name.split("#")[1]), new Function(...params, text));
         const h = require(process.argv[1]);
-        const call = { cwd: process.cwd(), hook_event_name: "PreToolUse", session_id: "s", agent_id: "a",
-          agent_type: "devrites-evidence-scout", tool_name: "Bash", tool_input: { command: "ls" } };
-        const r = h(JSON.stringify(call));
-        process.stdout.write(JSON.stringify({ code: r.exitCode, names, rewritten: r.stdout.includes("updatedInput") }));
+        const call = (command) => ({ cwd: process.cwd(), hook_event_name: "PreToolUse", session_id: "s", agent_id: "a",
+          agent_type: "devrites-evidence-scout", tool_name: "Bash", tool_input: { command } });
+        const denied = h(JSON.stringify(call("echo hi > x")));
+        const first = [...names];
+        const r = h(JSON.stringify(call("ls")));
+        process.stdout.write(JSON.stringify({ denied: denied.exitCode, first, code: r.exitCode, names, rewritten: r.stdout.includes("updatedInput") }));
       `;
       const repo = makeInstalledRepo([{ role: "devrites-evidence-scout", run_id: runId(1) }]);
       try {
@@ -277,8 +280,10 @@ describe("hook bundles", () => {
         });
         expect(r.stderr).toBe("");
         expect(JSON.parse(r.stdout)).toEqual({
+          denied: 2,
+          first: ["src/guard/shell/front.ts"],
           code: 0,
-          names: ["src/guard/shell/classify.ts", "src/hooks/sandbox-plan-call.ts"],
+          names: ["src/guard/shell/front.ts", "src/hooks/sandbox-plan-call.ts"],
           rewritten: true,
         });
       } finally {

@@ -12,6 +12,7 @@ import { decide, MAX_COMMAND_CHARS } from "../decide.js";
 import type { GuardContext } from "../types.js";
 import { classifyShellCounted, MAX_SIMPLE_COMMANDS, MAX_WORDS } from "./classify.js";
 import { MAX_CWDS, union } from "./cwd.js";
+import { frontShellCounted } from "./front.js";
 
 const opts = { cwd: "/r" };
 /** Nesting levels the walk allows (`MAX_DEPTH` in ./classify.ts) plus the top level. */
@@ -144,11 +145,13 @@ describe("the walk's work is bounded on adversarial input", () => {
   it("follows at most MAX_CWDS directories per command, stops at the caps, and spends steps linear in the commands", () => {
     fc.assert(
       fc.property(adversarial, (cmd) => {
-        const { work } = classifyShellCounted(cmd, opts);
-        expect(work.maxCwds).toBeLessThanOrEqual(MAX_CWDS);
-        // past the cap each enclosing script stops at its next command: at most one more per nesting level
-        expect(work.commands).toBeLessThanOrEqual(MAX_SIMPLE_COMMANDS + 1 + NESTING);
-        expect(work.steps).toBeLessThanOrEqual(work.commands * (MAX_CWDS + 1));
+        // the classifier (classified mode) and the front table (sandboxed) walk the same way
+        for (const { work } of [classifyShellCounted(cmd, opts), frontShellCounted(cmd, opts)]) {
+          expect(work.maxCwds).toBeLessThanOrEqual(MAX_CWDS);
+          // past the cap each enclosing script stops at its next command: at most one more per nesting level
+          expect(work.commands).toBeLessThanOrEqual(MAX_SIMPLE_COMMANDS + 1 + NESTING);
+          expect(work.steps).toBeLessThanOrEqual(work.commands * (MAX_CWDS + 1));
+        }
       }),
       { numRuns: 25 },
     );
@@ -158,7 +161,7 @@ describe("the walk's work is bounded on adversarial input", () => {
     const BUDGET_MS = 2000; // generous on a loaded machine; the hook's own deadline is 3 s from process start
     let worst = 0;
     fc.assert(
-      fc.property(adversarial, (cmd) => {
+      fc.property(adversarial, fc.boolean(), (cmd, sandboxed) => {
         const t = performance.now();
         const d = decide(
           {
@@ -168,7 +171,7 @@ describe("the walk's work is bounded on adversarial input", () => {
             tool_input: { command: cmd },
             cwd: "/r",
           },
-          ctx(),
+          { ...ctx(), sandboxed },
         );
         const ms = performance.now() - t;
         worst = Math.max(worst, ms);

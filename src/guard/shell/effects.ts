@@ -14,6 +14,7 @@ export type DenyRule =
   | "guard.git-mutation"
   | "guard.install"
   | "guard.publish"
+  | "guard.in-place-edit"
   | "guard.shell-unclassified"
   | "guard.input-too-complex";
 

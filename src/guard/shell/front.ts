@@ -1,0 +1,298 @@
+/**
+ * Shell command → effects, by the front table (./front-table.ts), for a call that runs in the OS sandbox.
+ * Parses the command (./parse.ts) and walks its simple commands as the full classifier does (redirects are
+ * writes, `cd` moves where relative paths land, the same caps on one call's work), but asks each command only
+ * the table's question: is it plainly not allowed? Wrappers that run the rest of their words as a command
+ * (`env`, `timeout`, `xargs`, `sudo`, `npx` …) and `sh -c SCRIPT` are looked through. Anything else (any other
+ * program, inline code, a construct it cannot read) yields no effect: the kernel decides.
+ *
+ * Linear in the command's length: one pass over the parsed words per pattern, a bounded table, and nested
+ * scripts counted against the same caps.
+ */
+
+import { enter, union } from "./cwd.js";
+import { type Cwd, deny, type Effect, sinks, writes } from "./effects.js";
+import { END, FRONT_RULES, type FrontRule, type PatternWord } from "./front-table.js";
+import { parseShell, type Word, word } from "./parse.js";
+import {
+  CD,
+  cdTarget,
+  describe,
+  redirectEffects,
+  short,
+  spend,
+  stripKeywords,
+  tooComplex,
+  type Work,
+} from "./script.js";
+import { commandBase, literal } from "./words.js";
+
+/** Nested `sh -c` and wrappers deeper than this are left to the kernel. */
+const MAX_DEPTH = 8;
+
+/**
+ * Programs that run the rest of their words as a command: the options they take a value for, and how many
+ * leading operands are theirs (`timeout DURATION cmd`).
+ */
+const WRAPPERS: ReadonlyMap<
+  string,
+  { valueOptions: readonly string[]; operands?: number; assignments?: boolean }
+> = new Map([
+  ["env", { valueOptions: ["-u", "--unset", "-C", "--chdir", "-S", "--split-string"], assignments: true }],
+  ["timeout", { valueOptions: ["-s", "--signal", "-k", "--kill-after"], operands: 1 }],
+  ["nice", { valueOptions: ["-n", "--adjustment"] }],
+  ["nohup", { valueOptions: [] }],
+  ["time", { valueOptions: ["-f", "--format", "-o", "--output"] }],
+  ["command", { valueOptions: [] }],
+  ["exec", { valueOptions: ["-a"] }],
+  ["stdbuf", { valueOptions: ["-i", "-o", "-e"] }],
+  [
+    "xargs",
+    {
+      valueOptions: [
+        "-I",
+        "-i",
+        "-n",
+        "-P",
+        "-L",
+        "-l",
+        "-s",
+        "-d",
+        "-a",
+        "-E",
+        "-e",
+        "--arg-file",
+        "--delimiter",
+      ],
+    },
+  ],
+  ["sudo", { valueOptions: ["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U"] }],
+  ["doas", { valueOptions: ["-u", "-C"] }],
+  ["npx", { valueOptions: ["-p", "--package", "-c", "--call"] }],
+  ["bunx", { valueOptions: ["-p", "--package"] }],
+]);
+
+const SHELLS = new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox"]);
+
+export interface FrontOptions {
+  /** Absolute directory the command starts in. */
+  cwd: string;
+}
+
+interface Walk {
+  depth: number;
+  work: Work;
+}
+
+/** Whether `w` is the pattern word `p` (a literal word only). */
+function wordIs(w: Word | undefined, p: PatternWord, base = false): boolean {
+  const t = literal(w);
+  if (t === undefined) return false;
+  const text = base ? commandBase(t) : t;
+  return typeof p === "string" ? text === p : p.includes(text);
+}
+
+function optionName(t: string): string {
+  const eq = t.indexOf("=");
+  return eq > 0 && t.startsWith("--") ? t.slice(0, eq) : t;
+}
+
+/** Index of the next operand at or after `i`, stepping over options (and their values) that `want` is not. */
+function nextOperand(
+  args: readonly Word[],
+  i: number,
+  valueOptions: readonly string[],
+  want: PatternWord,
+): number {
+  let k = i;
+  while (k < args.length) {
+    const t = literal(args[k]);
+    if (t === undefined || !t.startsWith("-") || t === "-" || wordIs(args[k], want)) return k;
+    k += t === "--" ? 1 : valueOptions.includes(optionName(t)) && !t.includes("=") ? 2 : 1;
+    if (t === "--") return k;
+  }
+  return k;
+}
+
+/**
+ * Where the rule's prefix ends in `argv` (the index after its last word), or -1 when it does not match. The
+ * program word is compared by base name.
+ */
+export function matchPrefix(rule: FrontRule, argv: readonly Word[]): number {
+  if (!wordIs(argv[0], rule.prefix[0], true)) return -1;
+  const valueOptions = rule.valueOptions ?? [];
+  let i = 1;
+  for (const p of rule.prefix.slice(1)) {
+    const alternatives = typeof p === "string" ? [p] : p;
+    if (i >= argv.length && alternatives.includes(END)) continue;
+    const concrete = alternatives.filter((a) => a !== END);
+    const k = nextOperand(argv, i, valueOptions, concrete);
+    if (k >= argv.length || !wordIs(argv[k], concrete)) return -1;
+    i = k + 1;
+  }
+  if (rule.anyOf !== undefined) {
+    const any = rule.anyOf;
+    const found = argv.slice(i).some((w) => {
+      const t = literal(w);
+      return (
+        t !== undefined &&
+        any.some((a) => (a.endsWith("*") ? t.startsWith(a.slice(0, -1)) : a === optionName(t)))
+      );
+    });
+    if (!found) return -1;
+  }
+  return i;
+}
+
+/** The operands after the prefix (options and their values stepped over; everything after `--`). */
+function operandsAfter(rule: FrontRule, argv: readonly Word[], from: number): Word[] {
+  const valueOptions = rule.valueOptions ?? [];
+  const out: Word[] = [];
+  let options = true;
+  for (let k = from; k < argv.length; k++) {
+    const w = argv[k] as Word;
+    const t = literal(w);
+    if (options && t === "--") {
+      options = false;
+      continue;
+    }
+    if (options && t?.startsWith("-") && t !== "-") {
+      if (valueOptions.includes(optionName(t)) && !t.includes("=")) k += 1;
+      continue;
+    }
+    out.push(w);
+  }
+  return out;
+}
+
+function ruleEffects(
+  rule: FrontRule,
+  argv: readonly Word[],
+  from: number,
+  cwds: Cwd[],
+  what: string,
+): Effect[] {
+  const does = rule.does;
+  if ("deny" in does) return [deny(does.deny, what, `\`${short(what)}\`: ${does.why}`, does.hint)];
+  const operands = operandsAfter(rule, argv, from);
+  const targets =
+    does.writes === "last"
+      ? operands.length >= 2
+        ? operands.slice(-1)
+        : []
+      : does.writes === "after-first"
+        ? operands.slice(1)
+        : operands;
+  return does.sink === true ? sinks(what, targets, cwds) : writes(what, targets, cwds);
+}
+
+/** The command a wrapper runs, or undefined when `argv` is not a wrapper call with a command to run. */
+function unwrap(argv: readonly Word[]): readonly Word[] | undefined {
+  const name = literal(argv[0]);
+  if (name === undefined) return undefined;
+  const spec = WRAPPERS.get(commandBase(name));
+  if (spec === undefined) return undefined;
+  let k = 1;
+  let operands = spec.operands ?? 0;
+  while (k < argv.length) {
+    const t = literal(argv[k]);
+    if (t === undefined) return undefined;
+    if (t === "--") {
+      k += 1;
+      continue;
+    }
+    if (t.startsWith("-") && t !== "-") {
+      // `command -v x`, `command -V x` look a name up; they run nothing
+      if (name === "command" && (t === "-v" || t === "-V")) return undefined;
+      k += spec.valueOptions.includes(optionName(t)) && !t.includes("=") ? 2 : 1;
+      continue;
+    }
+    if (spec.assignments === true && /^[A-Za-z_][A-Za-z0-9_]*=/.test(t)) {
+      k += 1;
+      continue;
+    }
+    if (operands > 0) {
+      operands -= 1;
+      k += 1;
+      continue;
+    }
+    break;
+  }
+  return k < argv.length ? argv.slice(k) : undefined;
+}
+
+/** The script of `sh -c SCRIPT` (and `bash -lc`, `bash -ec` …), when it is literal. */
+function shellScript(argv: readonly Word[]): string | undefined {
+  const name = literal(argv[0]);
+  if (name === undefined || !SHELLS.has(commandBase(name))) return undefined;
+  let sawC = false;
+  for (let k = 1; k < argv.length; k++) {
+    const t = literal(argv[k]);
+    if (t === undefined) return undefined;
+    if (!sawC && /^-[a-zA-Z]*c[a-zA-Z]*$/.test(t)) {
+      sawC = true;
+      continue;
+    }
+    if (t.startsWith("-") || t.startsWith("+")) continue;
+    return sawC ? t : undefined;
+  }
+  return undefined;
+}
+
+function commandEffects(argv: readonly Word[], cwds: Cwd[], what: string, walk: Walk): Effect[] {
+  if (argv.length === 0 || walk.depth > MAX_DEPTH) return [];
+  const script = shellScript(argv);
+  if (script !== undefined) return runScript(script, cwds, { ...walk, depth: walk.depth + 1 }).effects;
+  const inner = unwrap(argv);
+  if (inner !== undefined) return commandEffects(inner, cwds, what, { ...walk, depth: walk.depth + 1 });
+  for (const rule of FRONT_RULES) {
+    const end = matchPrefix(rule, argv);
+    if (end >= 0) return ruleEffects(rule, argv, end, cwds, what);
+  }
+  return [];
+}
+
+function runScript(src: string, start: Cwd[], walk: Walk): { effects: Effect[]; cwds: Cwd[] } {
+  if (walk.depth > MAX_DEPTH) return { effects: [], cwds: start };
+  const parsed = parseShell(src);
+  // a command the parser cannot read is the kernel's to run or refuse
+  if (!parsed.ok) return { effects: [], cwds: start };
+  let cwds = start;
+  const effects: Effect[] = [];
+  for (const cmd of parsed.commands) {
+    const over = spend(walk.work, cmd, cwds.length);
+    if (over) {
+      effects.push(tooComplex(short(src), over));
+      return { effects, cwds };
+    }
+    const what = describe(cmd);
+    effects.push(...redirectEffects(cmd, cwds, what).filter((e) => e.kind === "write"));
+    const argv = stripKeywords(cmd.words, what).argv;
+    const name = literal(argv[0]);
+    if (name !== undefined && CD.has(commandBase(name)) && !name.includes("/")) {
+      const target = commandBase(name) === "popd" ? undefined : cdTarget(argv);
+      cwds = union(cwds, target === undefined ? [null] : enter(cwds, target));
+      continue;
+    }
+    effects.push(...commandEffects(argv, cwds, what, walk));
+  }
+  return { effects, cwds };
+}
+
+/** The front table's effects for a shell command string run from `opts.cwd`. Never throws on any string. */
+export function frontShell(command: string, opts: FrontOptions): Effect[] {
+  return frontShellCounted(command, opts).effects;
+}
+
+/** {@link frontShell}, also returning the work it did: the measure the caps bound. */
+export function frontShellCounted(command: string, opts: FrontOptions): { effects: Effect[]; work: Work } {
+  const work: Work = { commands: 0, words: 0, steps: 0, maxCwds: 0 };
+  return { effects: runScript(command, [opts.cwd], { depth: 0, work }).effects, work };
+}
+
+/** The front table's effects for an argv (Codex's array form of the shell tool), run from `opts.cwd`. */
+export function frontArgv(argv: readonly string[], opts: FrontOptions): Effect[] {
+  const words = argv.map((text) => word(text));
+  const work: Work = { commands: 1, words: argv.length, steps: 0, maxCwds: 0 };
+  return commandEffects(words, [opts.cwd], short(argv.join(" ")), { depth: 0, work });
+}
