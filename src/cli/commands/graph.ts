@@ -9,7 +9,7 @@ import {
   renderJson,
 } from "../../pack/index.js";
 import { type Command, str } from "../command.js";
-import { anchorDiagnostics, packDir } from "./pack-lint.js";
+import { anchorDiagnostics, PACK_DIR_HELP, packDir } from "./pack-lint.js";
 
 function isFormat(x: string): x is GraphFormat {
   return (GRAPH_FORMATS as readonly string[]).includes(x);
@@ -22,7 +22,7 @@ export const graphCommand: Command = {
   help: [
     "Options:",
     "  --format F  mermaid (default), dot or json",
-    "  --dir DIR   the pack folder (default: pack/.claude)",
+    `  --dir DIR   ${PACK_DIR_HELP}`,
     "",
     "Rites are the root orchestrators; roles are depth-one leaves, marked read-only or writer.",
     "Exit codes: 0 ok · 1 a delegation rule is broken (dangling role, cycle, …) · 2 bad --format · 5 no pack.",

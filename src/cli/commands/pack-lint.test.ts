@@ -1,3 +1,6 @@
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { runCapture } from "../test-io.js";
@@ -48,6 +51,23 @@ describe("devrites pack lint", () => {
     expect(codes).toEqual(["pack.command-unknown"]);
   });
 
+  it("in a repository without pack/.claude (a user's), lints the installed package's own pack", async () => {
+    const dir = realpathSync(mkdtempSync(join(tmpdir(), "devrites-packlint-")));
+    try {
+      const lint = await runCapture(["pack", "lint", "--json"], dir);
+      expect(lint.code).toBe(0);
+      expect(JSON.parse(lint.stdout).data.dir).toBe(relativeTo(dir, join(REPO, "pack", ".claude")));
+      const graph = await runCapture(["graph", "--format", "json"], dir);
+      expect(graph.code).toBe(0);
+      expect(graph.stdout).toContain("devrites-slice-wright");
+      // near miss: an explicit --dir is taken as given, even when it is missing
+      const missing = await runCapture(["pack", "lint", "--dir", "pack/.claude"], dir);
+      expect(missing.code).toBe(5);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("exits 5 naming the folder when the pack is missing", async () => {
     const r = await runCapture(["pack", "lint", "--dir", "no/such/pack", "--json"], REPO);
     expect(r.code).toBe(5);
@@ -56,13 +76,10 @@ describe("devrites pack lint", () => {
     ]);
   });
 
-  it("defaults to pack/.claude under the working directory", async () => {
-    const r = await runCapture(
-      ["pack", "lint", "--json"],
-      fileURLToPath(new URL("../../../tests", import.meta.url)),
-    );
-    expect(r.code).toBe(5);
-    expect(JSON.parse(r.stdout).diagnostics[0].path).toBe("pack/.claude");
+  it("defaults to pack/.claude under the working directory when it has one", async () => {
+    const r = await runCapture(["pack", "lint", "--json"], REPO);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout).data.dir).toBe("pack/.claude");
   });
 
   it("rejects a positional argument as usage", async () => {
@@ -70,3 +87,7 @@ describe("devrites pack lint", () => {
     expect(r.code).toBe(2);
   });
 });
+
+function relativeTo(from: string, to: string): string {
+  return relative(from, to).split("\\").join("/");
+}

@@ -1,5 +1,7 @@
+import { existsSync } from "node:fs";
 import { isAbsolute, join, relative, resolve } from "node:path";
 import { type Diagnostic, ExitCode, hasErrors } from "../../core/diagnostics.js";
+import { PACKAGE_PACK } from "../../install/sources.js";
 import { estimateTokens, lintPack, loadPack, measurePack } from "../../pack/index.js";
 import { type Command, type CommandIo, str } from "../command.js";
 import { commandNames } from "../registry.js";
@@ -7,9 +9,19 @@ import { commandNames } from "../registry.js";
 /** The pack's source folder, relative to the repository root. */
 export const DEFAULT_PACK_DIR = "pack/.claude";
 
-/** Resolve `--dir` against the working directory. */
+/** What `--dir` defaults to, in the help texts. */
+export const PACK_DIR_HELP =
+  "the pack folder (default: pack/.claude when the working directory has one, as devrites' own repository does; else the pack of the installed package, the one `devrites init` installed from)";
+
+/**
+ * Resolve `--dir` against the working directory. Without it: `pack/.claude` there when it exists (the pack's
+ * source repository), else the installed package's own pack, so `graph` and `pack lint` work in a user's
+ * repository too.
+ */
 export function packDir(dirOption: string | undefined, io: CommandIo): string {
-  return resolve(io.cwd, dirOption ?? DEFAULT_PACK_DIR);
+  if (dirOption !== undefined) return resolve(io.cwd, dirOption);
+  const local = resolve(io.cwd, DEFAULT_PACK_DIR);
+  return existsSync(local) ? local : PACKAGE_PACK;
 }
 
 /** Re-anchor pack-relative diagnostic paths so they read from the working directory. */
@@ -28,7 +40,7 @@ export const packLintCommand: Command = {
   usage: "pack lint [--dir DIR] [--json]",
   help: [
     "Options:",
-    "  --dir DIR   the pack folder (default: pack/.claude)",
+    `  --dir DIR   ${PACK_DIR_HELP}`,
     "",
     "Exit codes: 0 clean (warnings allowed) · 1 errors · 5 the pack folder is missing.",
   ].join("\n"),
