@@ -26,6 +26,7 @@ import {
   parseInstallManifest,
   STATE_PATH,
 } from "./manifest.js";
+import { anchorToOrigin, effectivePack, PACK_OVERLAY } from "./overlay.js";
 import { type CurrentFile, type DesiredFile, planInstall, type Step } from "./plan.js";
 import { type PathClass, readCurrent } from "./read.js";
 import { INSTALLED_REGENERATE, planFor } from "./render.js";
@@ -166,37 +167,58 @@ async function installLocked(opts: InstallOptions, target: InstallTarget): Promi
   const desired: DesiredFile[] = [];
   let chainedPath: string | undefined;
   if (opts.mode !== "uninstall") {
-    const packDir = opts.packDir ?? PACKAGE_PACK;
-    const pack = await loadLintedPack(packDir, opts.knownCommands);
-    if (!pack.ok)
+    // the package's pack, with the repository's customised files (.devrites/pack/) laid over it
+    const effective = effectivePack(root, opts.packDir ?? PACKAGE_PACK);
+    if (!effective.ok)
       return {
-        exitCode: pack.exitCode,
-        diagnostics: [
-          ...diagnostics,
-          ...pack.diagnostics.map((d) => ({ ...d, path: d.path ? join(packDir, d.path) : packDir })),
-          error("install.pack-broken", "the devrites pack does not lint; nothing was installed", {
-            path: packDir,
-            hint: "reinstall devrites (npm install devrites), or fix the pack",
-          }),
-        ],
-      };
-    const planned = await planFor(
-      pack.model,
-      packDir,
-      opts.hooksDir ?? PACKAGE_HOOKS,
-      hosts,
-      ["project"],
-      INSTALLED_REGENERATE,
-    );
-    if (hasErrors(planned.diagnostics))
-      return {
-        exitCode: planned.diagnostics.some((d) => d.code === "generate.hook-bundle-missing")
-          ? ExitCode.MissingInput
-          : ExitCode.Violation,
-        diagnostics: [...diagnostics, ...planned.diagnostics],
+        exitCode: ExitCode.Violation,
+        diagnostics: [...diagnostics, ...effective.diagnostics],
         text: `devrites ${opts.mode}: nothing was written`,
       };
-    desired.push(...planned.plan.files.map(toDesired));
+    const packDir = effective.pack.dir;
+    try {
+      const pack = await loadLintedPack(packDir, opts.knownCommands);
+      if (!pack.ok)
+        return {
+          exitCode: pack.exitCode,
+          diagnostics: [
+            ...diagnostics,
+            ...pack.diagnostics.map((d) => anchorToOrigin(d, effective.pack)),
+            error(
+              "install.pack-broken",
+              effective.pack.overlaid.length > 0
+                ? `the devrites pack with the customised files of ${PACK_OVERLAY} does not lint; nothing was installed`
+                : "the devrites pack does not lint; nothing was installed",
+              {
+                path: effective.pack.overlaid.length > 0 ? PACK_OVERLAY : effective.pack.base,
+                hint:
+                  effective.pack.overlaid.length > 0
+                    ? `fix the files the errors name under ${PACK_OVERLAY}, or remove them to use devrites' own`
+                    : "reinstall devrites (npm install devrites), or fix the pack",
+              },
+            ),
+          ],
+        };
+      const planned = await planFor(
+        pack.model,
+        packDir,
+        opts.hooksDir ?? PACKAGE_HOOKS,
+        hosts,
+        ["project"],
+        INSTALLED_REGENERATE,
+      );
+      if (hasErrors(planned.diagnostics))
+        return {
+          exitCode: planned.diagnostics.some((d) => d.code === "generate.hook-bundle-missing")
+            ? ExitCode.MissingInput
+            : ExitCode.Violation,
+          diagnostics: [...diagnostics, ...planned.diagnostics],
+          text: `devrites ${opts.mode}: nothing was written`,
+        };
+      desired.push(...planned.plan.files.map(toDesired));
+    } finally {
+      effective.pack.cleanup();
+    }
     if (hosts.includes("codex"))
       desired.push({ path: CODEX_CONFIG, kind: "toml-block", content: "", mode: 0o644 });
     desired.push({

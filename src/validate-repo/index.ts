@@ -119,6 +119,8 @@ export async function validateRepo(opts: ValidateOptions): Promise<ValidateOutco
   // ---------------------------------------------------------------- pack lint (and the model for drift)
   let model: import("../pack/types.js").PackModel | undefined;
   let modelDir: string | undefined;
+  /** Removes the effective pack built from `.devrites/pack/`, once the adapters are compared. */
+  let overlayCleanup: (() => void) | undefined;
   if (hasPack && packTouched) {
     const { value, ms } = await timed(async () => {
       const { loadLintedPack } = await import("../install/sources.js");
@@ -154,24 +156,46 @@ export async function validateRepo(opts: ValidateOptions): Promise<ValidateOutco
     const t = performance.now();
     const sources = await import("../install/sources.js");
     if (!hasPack) {
-      modelDir = opts.packDir ?? sources.PACKAGE_PACK;
-      const loaded = await sources.loadLintedPack(modelDir, opts.knownCommands);
-      if (loaded.ok) model = loaded.model;
-      else
-        diagnostics.push(
-          error(
-            "validate.package-pack-broken",
-            "the installed devrites' own pack does not lint; drift was not checked",
-            {
-              path: modelDir,
-              hint: "reinstall devrites",
-            },
-          ),
-        );
+      // the installed package's pack, with this repository's customised files (.devrites/pack/) over it
+      const { anchorToOrigin, effectivePack, PACK_OVERLAY } = await import("../install/overlay.js");
+      const effective = effectivePack(root, opts.packDir ?? sources.PACKAGE_PACK);
+      if (!effective.ok) diagnostics.push(...effective.diagnostics);
+      else {
+        overlayCleanup = effective.pack.cleanup;
+        modelDir = effective.pack.dir;
+        const loaded = await sources.loadLintedPack(modelDir, opts.knownCommands);
+        if (loaded.ok) model = loaded.model;
+        else if (effective.pack.overlaid.length > 0)
+          diagnostics.push(
+            ...loaded.diagnostics.map((d) => anchorToOrigin(d, effective.pack)),
+            error(
+              "validate.overlay-broken",
+              `the devrites pack with the customised files of ${PACK_OVERLAY} does not lint; drift was not checked`,
+              { path: PACK_OVERLAY, hint: `fix the files the errors name under ${PACK_OVERLAY}` },
+            ),
+          );
+        else
+          diagnostics.push(
+            error(
+              "validate.package-pack-broken",
+              "the installed devrites' own pack does not lint; drift was not checked",
+              {
+                path: modelDir,
+                hint: "reinstall devrites",
+              },
+            ),
+          );
+      }
     }
     if (model && modelDir) {
       const { checkAdapters } = await import("./adapters.js");
-      const r = await checkAdapters(root, model, modelDir, opts.hooksDir ?? sources.PACKAGE_HOOKS, installed);
+      const r = await checkAdapters(
+        root,
+        model,
+        modelDir,
+        opts.hooksDir ?? sources.PACKAGE_HOOKS,
+        installed,
+      ).finally(() => overlayCleanup?.());
       if (r.layouts.length > 0) {
         const onlyStaged = classes && !packTouched ? new Set(classes.generated) : undefined;
         const manifestsStaged = onlyStaged
@@ -214,6 +238,8 @@ export async function validateRepo(opts: ValidateOptions): Promise<ValidateOutco
       );
     }
   }
+
+  overlayCleanup?.(); // also when the effective pack did not lint and nothing was compared
 
   // ---------------------------------------------------------------- install manifest and interrupted installs
   let manifest: import("../install/manifest.js").InstallManifest | undefined;

@@ -77,6 +77,17 @@ describe("classifyStaged", () => {
     expect(classifyStaged(paths).other).toEqual(paths);
   });
 
+  it("in any repository, customised pack files under .devrites/pack/ feed the generated files", () => {
+    const c = classifyStaged([
+      ".devrites/pack/skills/rite-quick/SKILL.md",
+      ".devrites/packs/x",
+      ".devrites/pack",
+    ]);
+    expect(c.sources).toEqual([".devrites/pack/skills/rite-quick/SKILL.md"]);
+    // near misses: a sibling folder and the folder's own name are ordinary workspace paths
+    expect(c.workspace).toEqual([".devrites/packs/x", ".devrites/pack"]);
+  });
+
   it("a file directly in runs/ is a workspace file, not a run", () => {
     const c = classifyStaged([".devrites/runs/stray.txt"]);
     expect(c.runs.size).toBe(0);

@@ -1,6 +1,7 @@
 /**
  * `validate --staged`: which check each staged path concerns (pure). Pack sources → the pack lint (and, since
- * every generated file is rendered from the pack, the drift check in full); files devrites may have generated
+ * every generated file is rendered from the pack, the drift check in full; so are customised pack files under
+ * `.devrites/pack/`); files devrites may have generated
  * → the drift check; `.devrites/runs/<run-id>/…` → that run's checks; other `.devrites/` files → the
  * workspace-wide checks; everything else → the active-run check (no staged file may be one a leaf is still
  * writing whose result nobody accepted yet).
@@ -23,10 +24,12 @@ export const GENERATED_FILES = ["AGENTS.md"];
  * sources and bundles, the package metadata) and what the pack lint reads (the CLI's command names).
  */
 export const SELF_SOURCES = ["src/", "hooks-src/", "hooks/", "package.json"];
+/** In any repository: its customised pack files (`.devrites/pack/`, src/install/overlay.ts) are sources too. */
+export const OVERLAY_PREFIX = ".devrites/pack/";
 
 export interface StagedClasses {
   pack: string[];
-  /** The devrites repository's own sources of generated files (only when `self`). */
+  /** Sources of generated files: the customised pack files, and the devrites repository's own (only when `self`). */
   sources: string[];
   /** Candidates for the drift check; what it does not cover falls back to `other`. */
   generated: string[];
@@ -51,6 +54,7 @@ export function classifyStaged(paths: readonly string[], self = false): StagedCl
   };
   for (const p of paths) {
     if (p.startsWith(`${PACK_DIR}/`)) out.pack.push(p);
+    else if (p.startsWith(OVERLAY_PREFIX)) out.sources.push(p);
     else if (self && SELF_SOURCES.some((s) => (s.endsWith("/") ? p.startsWith(s) : p === s)))
       out.sources.push(p);
     else if (GENERATED_FILES.includes(p) || GENERATED_PREFIXES.some((g) => p.startsWith(g)))
