@@ -6,7 +6,8 @@
  *
  * - git state: `.git/HEAD` (the file's text: a symbolic ref or a detached commit), `.git/refs` (every ref and
  *   what it points at, `refs/remotes/` excepted: a background fetch is not the leaf), `.git/config` (and
- *   `config.worktree`), `.git/hooks/<name>` and `.git/info/<name>` (each file), `.git/objects/info/alternates`,
+ *   `config.worktree`), `.git/hooks/<name>` and `.git/info/<name>` (each file but `info/refs`, which git's
+ *   own housekeeping rewrites), `.git/objects/info/alternates`,
  *   `.git/index-flags` (which index entries are assume-unchanged or skip-worktree), and `.git/index/<path>`
  *   for every path `git status` lists: the index's mode and blob for it (a change made only in the index of a
  *   file already dirty at the baseline).
@@ -135,7 +136,13 @@ export async function gitStateEntries(
     } catch {
       names = [];
     }
-    for (const n of names.sort()) file(`.git/${sub}/${n}`, join(commonDir, sub, n));
+    for (const n of names.sort()) {
+      // `info/refs` is written by `git update-server-info`, which every repack runs, so a background
+      // `git gc --auto` (started by the user's own commit) rewrites it mid-run; only the dumb HTTP transport
+      // reads it, and the refs themselves are compared by value below.
+      if (sub === "info" && n === "refs") continue;
+      file(`.git/${sub}/${n}`, join(commonDir, sub, n));
+    }
   }
   // Files that run code or change the next commit: an operation in progress, a cut history, linked worktrees.
   for (const name of ["MERGE_HEAD", "MERGE_MSG", "MERGE_MODE", "CHERRY_PICK_HEAD", "REVERT_HEAD", "shallow"])

@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import {
   chmodSync,
+  existsSync,
   mkdirSync,
   mkdtempSync,
   realpathSync,
@@ -296,6 +297,23 @@ describe("baseline id sensitivity", () => {
     const y = await freezeBaseline(root, ["src/a.ts"]);
     expect(y.baseline).toEqual(x.baseline);
     expect(x.baseline.head).toMatch(/^[0-9a-f]{40}$/);
+  });
+
+  it("git's own housekeeping (gc: packed refs, repack, info/refs) leaves it unchanged; an info/exclude edit does not", async () => {
+    const root = repo({ "src/a.ts": "a\n" });
+    g(root, "tag", "v1");
+    write(root, "src/a.ts", "dirty\n");
+    const before = await freezeBaseline(root, ["src/a.ts"]);
+    // what a background `git gc --auto` after the user's own commit does while a run is active
+    g(root, "gc", "-q");
+    g(root, "update-server-info");
+    expect(existsSync(join(root, ".git", "info", "refs"))).toBe(true);
+    const after = await freezeBaseline(root, ["src/a.ts"]);
+    expect(after.baseline.id).toBe(before.baseline.id);
+    // near miss: a file under .git/info that changes what git sees
+    write(root, ".git/info/exclude", "src/hidden.ts\n");
+    const excluded = await freezeBaseline(root, ["src/a.ts"]);
+    expect(excluded.baseline.id).not.toBe(before.baseline.id);
   });
 });
 
