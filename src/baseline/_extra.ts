@@ -5,7 +5,8 @@
  * The `.devrites/` records other than the CLI's own are entries under their real paths.
  *
  * - git state: `.git/HEAD` (the file's text: a symbolic ref or a detached commit), `.git/refs` (every ref and
- *   what it points at, `refs/remotes/` excepted: a background fetch is not the leaf), `.git/config` (and
+ *   what it points at, `refs/remotes/` and `refs/prefetch/` excepted: a background fetch or `git maintenance`
+ *   prefetch is not the leaf), `.git/config` (and
  *   `config.worktree`), `.git/hooks/<name>` and `.git/info/<name>` (each file but `info/refs`, which git's
  *   own housekeeping rewrites), `.git/objects/info/alternates`,
  *   `.git/index-flags` (which index entries are assume-unchanged or skip-worktree), and `.git/index/<path>`
@@ -168,7 +169,7 @@ export async function gitStateEntries(
   const kept = refs
     .toString("latin1")
     .split("\n")
-    .filter((l) => l !== "" && !l.startsWith("refs/remotes/"))
+    .filter((l) => l !== "" && !l.startsWith("refs/remotes/") && !l.startsWith("refs/prefetch/"))
     .join("\n");
   out.push({ path: ".git/refs", type: "file", exec: false, sha256: sha256Hex(Buffer.from(kept, "latin1")) });
   // Which index entries git is told not to look at, and how (`ls-files -v` tags other than `H`).

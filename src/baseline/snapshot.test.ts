@@ -299,7 +299,7 @@ describe("baseline id sensitivity", () => {
     expect(x.baseline.head).toMatch(/^[0-9a-f]{40}$/);
   });
 
-  it("git's own housekeeping (gc: packed refs, repack, info/refs) leaves it unchanged; an info/exclude edit does not", async () => {
+  it("git's own housekeeping (gc, info/refs, fetch and prefetch refs) leaves it unchanged; a branch or info/exclude edit does not", async () => {
     const root = repo({ "src/a.ts": "a\n" });
     g(root, "tag", "v1");
     write(root, "src/a.ts", "dirty\n");
@@ -310,7 +310,15 @@ describe("baseline id sensitivity", () => {
     expect(existsSync(join(root, ".git", "info", "refs"))).toBe(true);
     const after = await freezeBaseline(root, ["src/a.ts"]);
     expect(after.baseline.id).toBe(before.baseline.id);
-    // near miss: a file under .git/info that changes what git sees
+    // a background fetch or `git maintenance` prefetch moves remote-tracking and prefetch refs
+    const head = g(root, "rev-parse", "HEAD").trim();
+    g(root, "update-ref", "refs/remotes/origin/main", head);
+    g(root, "update-ref", "refs/prefetch/remotes/origin/main", head);
+    expect((await freezeBaseline(root, ["src/a.ts"])).baseline.id).toBe(before.baseline.id);
+    // near misses: a branch of the user's, and a file under .git/info that changes what git sees
+    g(root, "update-ref", "refs/heads/prefetch", head);
+    expect((await freezeBaseline(root, ["src/a.ts"])).baseline.id).not.toBe(before.baseline.id);
+    g(root, "update-ref", "-d", "refs/heads/prefetch");
     write(root, ".git/info/exclude", "src/hidden.ts\n");
     const excluded = await freezeBaseline(root, ["src/a.ts"]);
     expect(excluded.baseline.id).not.toBe(before.baseline.id);
