@@ -82,6 +82,8 @@ export const GUARD_RULES = [
   "guard.write-target-unknown",
   "guard.outside-allowlist",
   "guard.sandbox-refused",
+  "guard.user-deny-rule",
+  "guard.user-rules-unreadable",
   "guard.internal-error",
 ] as const;
 
