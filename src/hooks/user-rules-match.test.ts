@@ -105,7 +105,13 @@ describe("compound commands", () => {
     expect(hits("Bash(touch:*)", "FOO=1 touch a")).toBe(true);
     expect(hits("Bash(python:*)", "python x.py > out.txt 2>&1")).toBe(true);
     expect(hits("Bash(touch:*)", "/usr/bin/touch a")).toBe(true);
-    for (const w of ["timeout 5 touch a", "nohup touch a", "env A=1 touch a", "nice -n 5 touch a", "xargs touch"]) {
+    for (const w of [
+      "timeout 5 touch a",
+      "nohup touch a",
+      "env A=1 touch a",
+      "nice -n 5 touch a",
+      "xargs touch",
+    ]) {
       expect(hits("Bash(touch:*)", w), w).toBe(true);
     }
     expect(hits("Bash(touch:*)", "timeout 5 echo touch")).toBe(true); // a superset: a wrapper's later word
