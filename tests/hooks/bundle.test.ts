@@ -257,7 +257,7 @@ describe("hook bundles", () => {
   });
 
   it.runIf(existsSync("/usr/bin/bwrap"))(
-    "an allowed leaf shell call compiles the sandbox planner and answers with the rewrite",
+    "an allowed leaf shell call compiles the user-rule check and the sandbox planner and answers with the rewrite",
     () => {
       const script = `
         const names = [];
@@ -278,7 +278,7 @@ describe("hook bundles", () => {
         expect(r.stderr).toBe("");
         expect(JSON.parse(r.stdout)).toEqual({
           code: 0,
-          names: ["src/guard/shell/classify.ts", "src/hooks/sandbox-plan-call.ts"],
+          names: ["src/guard/shell/classify.ts", "src/hooks/user-rules.ts", "src/hooks/sandbox-plan-call.ts"],
           rewritten: true,
         });
       } finally {
