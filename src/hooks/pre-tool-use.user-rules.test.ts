@@ -54,7 +54,7 @@ function wrightBash(root: string, command: string, agent = true) {
     tool_input: { command, description: "d" },
   });
 }
-const WRIGHT_RUN = { role: WRIGHT, run_id: runId(3), allowed_repo_writes: ["marker.txt"] } as const;
+const WRIGHT_RUN: RunSpec = { role: WRIGHT, run_id: runId(3), allowed_repo_writes: ["marker.txt"] };
 const events = (root: string) =>
   readJsonLines<RunEvent>(join(root, workspacePaths.events(runId(3))), "events").values.map((e) => e.data);
 
@@ -107,6 +107,9 @@ describe("the user's own deny rules on a sandboxed leaf call", () => {
       };
     };
     expect(out.hookSpecificOutput.permissionDecision).toBe("ask");
+    expect(out.hookSpecificOutput.permissionDecisionReason).toContain(
+      "[guard.user-ask-rule] devrites-slice-wright",
+    );
     expect(out.hookSpecificOutput.permissionDecisionReason).toContain('"Bash(touch:*)" (ask)');
     expect(out.hookSpecificOutput.updatedInput.command).toContain("/usr/bin/bwrap");
   });
@@ -130,9 +133,9 @@ describe("the user's own deny rules on a sandboxed leaf call", () => {
     mkdirSync(cfg);
     writeFileSync(join(cfg, "settings.json"), rules(["Bash(curl:*)"]));
     const e = { env: { CLAUDE_CONFIG_DIR: cfg }, cwd: root };
-    expect(handlePreToolUse(ok(wrightBash(root, "curl -s http://127.0.0.1:9/")), e, deps(BWRAP)).stderr).toContain(
-      "[guard.user-deny-rule]",
-    );
+    expect(
+      handlePreToolUse(ok(wrightBash(root, "curl -s http://127.0.0.1:9/")), e, deps(BWRAP)).stderr,
+    ).toContain("[guard.user-deny-rule]");
     expect(handlePreToolUse(ok(wrightBash(root, "ls src")), e, deps(BWRAP)).exitCode).toBe(0);
   });
 

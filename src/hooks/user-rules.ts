@@ -143,6 +143,8 @@ export type UserRuleVerdict =
 
 const USER_DENY_RULE = "guard.user-deny-rule" satisfies GuardRule;
 const USER_RULES_UNREADABLE = "guard.user-rules-unreadable" satisfies GuardRule;
+/** Not a deny: names the ask in the reason the host shows. */
+const USER_ASK_RULE = "guard.user-ask-rule";
 
 /**
  * What the user's own rules say about a leaf's original shell command `command`: nothing, deny (a deny rule
@@ -172,7 +174,10 @@ export function checkUserRules(
         input: "command",
         reason: `devrites guard denied this call [${USER_DENY_RULE}] ${who}: ${describeMatch(m)}. Do not run this command; if it is needed, say so in your result (the rule belongs to the user; devrites applies it because the sandboxed command would no longer match it).`,
       }
-    : { kind: "ask", reason: `devrites: ${describeMatch(m)}; approve it to run the command in the sandbox` };
+    : {
+        kind: "ask",
+        reason: `devrites guard [${USER_ASK_RULE}] ${who}: ${describeMatch(m)}; the user is asked before the command runs in the sandbox (a session with no one to ask refuses it)`,
+      };
 }
 
 function describeMatch(m: RuleMatch): string {
