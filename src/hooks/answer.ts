@@ -58,16 +58,9 @@ export function rewriteAnswer(
   decision: "allow" | "ask",
   updatedInput: Record<string, unknown>,
   report?: string,
-  /** Shown with the decision (for `ask`, to the user who is asked). */
-  reason?: string,
 ): HookAnswer {
   const json = {
-    hookSpecificOutput: {
-      hookEventName: "PreToolUse",
-      permissionDecision: decision,
-      ...(reason !== undefined ? { permissionDecisionReason: clip(oneLine(reason)) } : {}),
-      updatedInput,
-    },
+    hookSpecificOutput: { hookEventName: "PreToolUse", permissionDecision: decision, updatedInput },
   };
   return { exitCode: 0, stdout: `${JSON.stringify(json)}\n`, stderr: report ? `${clip(report)}\n` : "" };
 }

@@ -217,10 +217,9 @@ function sandboxedAllow(
   }
   const problems = record(root, packets, role, value, { decision: "allow", sandbox: plan.mechanism }, now);
   return rewriteAnswer(
-    userRules?.kind === "ask" ? "ask" : "allow",
+    "allow",
     rewrittenInput(toolInput, call, plan),
     joinReports(...plan.notes.map((n) => `devrites sandbox: ${n}`), ...problems),
-    userRules?.kind === "ask" ? userRules.reason : undefined,
   );
 }
 

@@ -1,8 +1,8 @@
 /**
  * The PreToolUse hook applies the user's own Claude Code `Bash(...)` rules to a leaf's shell call before it
  * rewrites it for the sandbox (Claude matches its rules on the rewritten command, where they no longer match):
- * a deny rule → deny `guard.user-deny-rule` naming the rule and file, recorded in the ledger; an ask rule → `ask`
- * with the sandboxed command; a broken settings file → deny `guard.user-rules-unreadable`. Where nothing is
+ * a deny rule → deny `guard.user-deny-rule` naming the rule and file, recorded in the ledger; an ask rule → deny
+ * `guard.user-ask-rule`; a broken settings file → deny `guard.user-rules-unreadable`. Where nothing is
  * rewritten (classified mode, the root session) Claude sees the original command and applies its rules itself.
  */
 
@@ -95,28 +95,23 @@ describe("the user's own deny rules on a sandboxed leaf call", () => {
     expect(events(root)).toEqual([expect.objectContaining({ decision: "allow", sandbox: "bwrap" })]);
   });
 
-  it("an ask rule answers ask with the sandboxed command and a reason naming the rule", () => {
+  it("an ask rule is a deny too [guard.user-ask-rule]: no one can be asked for a leaf's call", () => {
     const { root } = repo([WRIGHT_RUN], rules([], ["Bash(touch:*)"]));
     const a = handlePreToolUse(ok(wrightBash(root, "touch marker.txt")), env, deps(BWRAP));
-    expect(a.exitCode).toBe(0);
-    const out = JSON.parse(a.stdout) as {
-      hookSpecificOutput: {
-        permissionDecision: string;
-        permissionDecisionReason: string;
-        updatedInput: { command: string };
-      };
-    };
-    expect(out.hookSpecificOutput.permissionDecision).toBe("ask");
-    expect(out.hookSpecificOutput.permissionDecisionReason).toContain(
-      "[guard.user-ask-rule] devrites-slice-wright",
-    );
-    expect(out.hookSpecificOutput.permissionDecisionReason).toContain('"Bash(touch:*)" (ask)');
-    expect(out.hookSpecificOutput.updatedInput.command).toContain("/usr/bin/bwrap");
+    expect(a.exitCode).toBe(2);
+    expect(a.stderr).toContain("[guard.user-ask-rule] devrites-slice-wright");
+    expect(a.stderr).toContain('"Bash(touch:*)" (ask)');
+    expect(a.stdout).not.toContain("updatedInput");
+    expect(events(root)).toEqual([
+      expect.objectContaining({ decision: "deny", rule: "guard.user-ask-rule" }),
+    ]);
+    expect(handlePreToolUse(ok(wrightBash(root, "ls src")), env, deps(BWRAP)).exitCode).toBe(0);
   });
 
   it("a deny rule wins over an ask rule for the same command", () => {
     const { root } = repo([WRIGHT_RUN], rules(["Bash(touch marker.txt)"], ["Bash(touch:*)"]));
-    expect(handlePreToolUse(ok(wrightBash(root, "touch marker.txt")), env, deps(BWRAP)).exitCode).toBe(2);
+    const a = handlePreToolUse(ok(wrightBash(root, "touch marker.txt")), env, deps(BWRAP));
+    expect(a.stderr).toContain("[guard.user-deny-rule]");
   });
 
   it("a malformed project settings file denies the leaf's shell call [guard.user-rules-unreadable]", () => {

@@ -161,8 +161,10 @@ describe("checkUserRules", () => {
     expect(checkUserRules("curl x", root, { CLAUDE_CONFIG_DIR: cfg }, "w").kind).toBe("deny");
     expect(checkUserRules("curl x", root, {}, "w").kind).toBe("none");
     const ask = checkUserRules("npm publish", root, {}, "w");
-    expect(ask.kind).toBe("ask");
-    expect(ask.kind === "ask" && ask.reason).toContain('"Bash(npm publish)" (ask)');
+    expect(ask).toMatchObject({ kind: "deny", rule: "guard.user-ask-rule", input: "command" });
+    expect(ask.kind === "deny" && ask.reason).toContain('"Bash(npm publish)" (ask)');
+    expect(ask.kind === "deny" && ask.reason).toContain("the root can run it");
+    expect(checkUserRules("npm publish --dry-run", root, {}, "w")).toEqual({ kind: "none" });
   });
 
   it("an unreadable settings file denies every leaf shell call, naming the file and the fix", () => {

@@ -138,17 +138,15 @@ export function loadUserRules(files: readonly SettingsFile[]): RulesLoad {
 
 export type UserRuleVerdict =
   | { kind: "none" }
-  | { kind: "deny"; rule: GuardRule; reason: string; input: string }
-  | { kind: "ask"; reason: string };
+  | { kind: "deny"; rule: GuardRule; reason: string; input: string };
 
 const USER_DENY_RULE = "guard.user-deny-rule" satisfies GuardRule;
 const USER_RULES_UNREADABLE = "guard.user-rules-unreadable" satisfies GuardRule;
-/** Not a deny: names the ask in the reason the host shows. */
-const USER_ASK_RULE = "guard.user-ask-rule";
+const USER_ASK_RULE = "guard.user-ask-rule" satisfies GuardRule;
 
 /**
- * What the user's own rules say about a leaf's original shell command `command`: nothing, deny (a deny rule
- * matched, or a settings file could not be read), or ask (an ask rule matched and no deny rule did).
+ * What the user's own rules say about a leaf's original shell command `command`: nothing, or deny (a deny rule
+ * matched, an ask rule matched, or a settings file could not be read).
  */
 export function checkUserRules(
   command: string | readonly string[],
@@ -167,17 +165,19 @@ export function checkUserRules(
   }
   const m = matchUserRules(command, load.rules);
   if (m === undefined) return { kind: "none" };
-  return m.rule.behavior === "deny"
-    ? {
-        kind: "deny",
-        rule: USER_DENY_RULE,
-        input: "command",
-        reason: `devrites guard denied this call [${USER_DENY_RULE}] ${who}: ${describeMatch(m)}. Do not run this command; if it is needed, say so in your result (the rule belongs to the user; devrites applies it because the sandboxed command would no longer match it).`,
-      }
-    : {
-        kind: "ask",
-        reason: `devrites guard [${USER_ASK_RULE}] ${who}: ${describeMatch(m)}; the user is asked before the command runs in the sandbox (a session with no one to ask refuses it)`,
-      };
+  // An ask rule is denied too: no one can be asked for a leaf's call. `claude -p` refuses an `ask` anyway, and
+  // Codex 0.169.0 answered a hook's `ask` by running the original command unsandboxed (docs/guard-policy.md).
+  const ask = m.rule.behavior === "ask";
+  return {
+    kind: "deny",
+    rule: ask ? USER_ASK_RULE : USER_DENY_RULE,
+    input: "command",
+    reason: `devrites guard denied this call [${ask ? USER_ASK_RULE : USER_DENY_RULE}] ${who}: ${describeMatch(m)}. ${
+      ask
+        ? "The user wants to be asked before this runs, and a leaf's call cannot be put to them: do not run it; if it is needed, say so in your result (the root can run it, and its host asks the user)"
+        : "Do not run this command; if it is needed, say so in your result (the rule belongs to the user; devrites applies it because the sandboxed command would no longer match it)"
+    }.`,
+  };
 }
 
 function describeMatch(m: RuleMatch): string {

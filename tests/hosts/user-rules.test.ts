@@ -11,24 +11,29 @@
  *
  * - deny rule in the project's `.claude/settings.json` → the marker is absent, the tool result names the rule
  *   and the file, Claude records the denial; the control runs sandboxed and its file lands.
- * - ask rule in `.claude/settings.local.json` → the hook answers `ask`; `claude -p` refuses the call (there is no
- *   one to ask, as with Claude's own ask rules) and hands the model the hook's reason naming the rule; the marker
- *   is absent; the control runs.
+ * - ask rule in `.claude/settings.local.json` → deny `guard.user-ask-rule` (no one can be asked for a leaf's call;
+ *   `claude -p` refuses Claude's own ask rules too); the marker is absent; the control runs.
  * - the same deny rule passed with `--settings` (a file the hook cannot see) → the rewritten command runs and the
  *   marker lands: the documented gap, and the proof that Claude alone does not apply the rule after the rewrite.
+ *
+ * - Codex 0.169.0: the same project ask rule denies the wright's call there too (answering `ask` would not do:
+ *   Codex ran the original command unsandboxed on a hook's `ask`); and a Codex execpolicy `forbidden` rule stops
+ *   the root's command but not the wright's rewritten one — the gap documented in docs/guard-policy.md.
  *
  * Skips with the reason when Claude Code or bubblewrap is unavailable (`DEVRITES_REQUIRE_HOSTS=1` makes a missing
  * host a failure). Needs the built CLI and bundles (`npm test` builds first).
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { afterAll, expect, it } from "vitest";
 import * as A from "./harness/fake-anthropic.js";
+import * as R from "./harness/fake-responses.js";
 import { ensureHosts } from "./harness/install.js";
 import { installPackage } from "./harness/package-install.js";
 import { type ClaudeRun, permissionDenials, runClaude } from "./harness/run-claude.js";
+import { runCodex } from "./harness/run-codex.js";
 import { cleanupAllSandboxes, killAllHostProcesses, makeSandbox, type Sandbox } from "./harness/sandbox.js";
 import { describeHosts } from "./harness/suite.js";
 
@@ -182,7 +187,7 @@ describeHosts(
     );
 
     it.runIf(BWRAP)(
-      "an ask rule in .claude/settings.local.json: claude -p refuses the call (no one to ask); the control runs",
+      "an ask rule in .claude/settings.local.json is a deny for a leaf [guard.user-ask-rule]; the control runs",
       async () => {
         const s = await wrightProject();
         addPermissions(join(s.project, ".claude", "settings.local.json"), { ask: ["Bash(printf:*)"] });
@@ -190,7 +195,7 @@ describeHosts(
         expect(existsSync(join(s.project, "marker.txt"))).toBe(false);
         const r = o.child.toolResultBlock("toolu_marker");
         expect(r?.isError).toBe(true);
-        // Claude hands the model the hook's reason as the refusal
+        expect(r?.text).toContain("devrites guard denied this call [guard.user-ask-rule]");
         expect(r?.text).toContain('"Bash(printf:*)" (ask)');
         expect(r?.text).toContain(".claude/settings.local.json");
         expect(permissionDenials(o.run).map((d) => d.tool_use_id)).toContain("toolu_marker");
@@ -213,3 +218,138 @@ describeHosts(
     );
   },
 );
+
+/** A fresh project with the Codex adapters and one active wright packet allowed `marker.txt`. */
+async function codexWrightProject(): Promise<Sandbox> {
+  const s = await makeSandbox();
+  const git = (args: string[]) =>
+    execa("git", ["-c", "user.email=e2e@devrites.test", "-c", "user.name=e2e", ...args], {
+      cwd: s.project,
+      stdin: "ignore",
+    });
+  writeFileSync(join(s.project, "README.md"), "e2e\n");
+  await git(["add", "."]);
+  await git(["commit", "-qm", "init"]);
+  installPackage(s.project);
+  await devrites(s.project, ["generate", "--host", "codex", "--target", s.project]);
+  await devrites(s.project, [
+    "packet",
+    "new",
+    "--role",
+    WRIGHT,
+    "--rite",
+    "rite-build",
+    "--objective",
+    "e2e: codex rules",
+    "--allow",
+    "marker.txt",
+  ]);
+  // the user's own Codex execpolicy rule
+  mkdirSync(join(s.home, ".codex", "rules"), { recursive: true });
+  writeFileSync(
+    join(s.home, ".codex", "rules", "default.rules"),
+    'prefix_rule(pattern = ["printf"], decision = "forbidden")\n',
+  );
+  return s;
+}
+
+describeHosts("user rules: Codex's own execpolicy rules and a sandboxed leaf call", hosts, ["codex"], () => {
+  it.runIf(BWRAP)(
+    "a forbidden prefix_rule stops the root's printf, but not the wright's printf after the rewrite (the gap)",
+    async () => {
+      const s = await codexWrightProject();
+      const ns = { namespace: "multi_agent_v1" };
+      const fake = await R.startFakeResponses((_req, ctx) => {
+        if (ctx.isSubagent) {
+          return ctx.hasToolResult("call_leaf")
+            ? R.text("wright done")
+            : R.functionCall("call_leaf", "exec_command", { cmd: "printf leaf > marker.txt" });
+        }
+        if (!ctx.hasToolResult("call_root")) {
+          return R.functionCall("call_root", "exec_command", { cmd: "printf root-ran" });
+        }
+        if (!ctx.hasToolResult("call_spawn")) {
+          return R.functionCall(
+            "call_spawn",
+            "spawn_agent",
+            { agent_type: WRIGHT, message: "Do the steps." },
+            ns,
+          );
+        }
+        if (!ctx.hasToolResult("call_wait")) {
+          const { agent_id } = JSON.parse(ctx.toolResult("call_spawn")!) as { agent_id: string };
+          return R.functionCall("call_wait", "wait_agent", { targets: [agent_id] }, ns);
+        }
+        return R.text("parent done");
+      });
+      try {
+        const run = await runCodex({ prompt: "go", fake, sandbox: s, sandboxMode: "danger-full-access" });
+        expect(run.exitCode, run.stderr).toBe(0);
+        expect(fake.failures).toEqual([]);
+        const contexts = fake.modelRequests().map(R.responsesContextOf);
+        const root = contexts.filter((c) => !c.isSubagent).at(-1)!;
+        const child = contexts.filter((c) => c.isSubagent).at(-1)!;
+        // control: Codex applies the rule to the command it sees (the root's is not rewritten)
+        expect(root.toolResult("call_root")).toContain(
+          "rejected: policy forbids commands starting with `printf`",
+        );
+        // the leaf's command reaches Codex rewritten (bwrap …), which the prefix rule does not match: it runs
+        expect(child.toolResult("call_leaf")).toContain("Process exited with code 0");
+        expect(readFileSync(join(s.project, "marker.txt"), "utf8")).toBe("leaf");
+      } finally {
+        await fake.close();
+      }
+    },
+  );
+});
+
+describeHosts("user rules: Claude Code rules on a Codex leaf call", hosts, ["codex"], () => {
+  it.runIf(BWRAP)(
+    "a project ask rule denies the wright's call [guard.user-ask-rule]: neither file is written",
+    async () => {
+      const s = await codexWrightProject();
+      mkdirSync(join(s.project, ".claude"), { recursive: true });
+      addPermissions(join(s.project, ".claude", "settings.local.json"), { ask: ["Bash(printf:*)"] });
+      // the node write is off the allowlist: only an unsandboxed run could make other.txt
+      const cmd = `printf leaf > marker.txt; node -e "require('fs').writeFileSync('other.txt','x')"`;
+      const ns = { namespace: "multi_agent_v1" };
+      const fake = await R.startFakeResponses((_req, ctx) => {
+        if (ctx.isSubagent) {
+          return ctx.hasToolResult("call_leaf")
+            ? R.text("wright done")
+            : R.functionCall("call_leaf", "exec_command", { cmd });
+        }
+        if (!ctx.hasToolResult("call_spawn")) {
+          return R.functionCall(
+            "call_spawn",
+            "spawn_agent",
+            { agent_type: WRIGHT, message: "Do the steps." },
+            ns,
+          );
+        }
+        if (!ctx.hasToolResult("call_wait")) {
+          const { agent_id } = JSON.parse(ctx.toolResult("call_spawn")!) as { agent_id: string };
+          return R.functionCall("call_wait", "wait_agent", { targets: [agent_id] }, ns);
+        }
+        return R.text("parent done");
+      });
+      try {
+        const run = await runCodex({ prompt: "go", fake, sandbox: s, sandboxMode: "danger-full-access" });
+        expect(run.exitCode, run.stderr).toBe(0);
+        expect(fake.failures).toEqual([]);
+        const child = fake
+          .modelRequests()
+          .map(R.responsesContextOf)
+          .filter((c) => c.isSubagent)
+          .at(-1)!;
+        expect(child.toolResult("call_leaf")).toContain(
+          "devrites guard denied this call [guard.user-ask-rule]",
+        );
+        expect(existsSync(join(s.project, "marker.txt"))).toBe(false);
+        expect(existsSync(join(s.project, "other.txt"))).toBe(false);
+      } finally {
+        await fake.close();
+      }
+    },
+  );
+});
