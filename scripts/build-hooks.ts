@@ -173,6 +173,14 @@ export const LAZY_MODULES: Partial<Record<HookName, readonly LazyModule[]>> = {
       source: "src/hooks/sandbox-plan-call.ts",
       exports: ["planShellCall"],
     },
+    {
+      // the user's own Claude Code rules (settings reads + the shell parser): only a leaf's sandboxed shell call
+      importers: ["src/hooks/pre-tool-use.ts"],
+      specifier: "./user-rules.js",
+      source: "src/hooks/user-rules.ts",
+      exports: ["checkUserRules"],
+      packages: ["shell-quote"],
+    },
   ],
 };
 

@@ -83,6 +83,9 @@ export const GUARD_RULES = [
   "guard.in-place-edit",
   "guard.outside-allowlist",
   "guard.sandbox-refused",
+  "guard.user-deny-rule",
+  "guard.user-ask-rule",
+  "guard.user-rules-unreadable",
   "guard.internal-error",
 ] as const;
 

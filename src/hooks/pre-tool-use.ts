@@ -9,7 +9,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { formatDiagnostic } from "../core/diagnostics.js";
 import { isRoleName, type RoleName, roleFromAgentType } from "../envelope/roles.js";
-import type { GuardContext, GuardDecision } from "../guard/index.js";
+import type { GuardContext, GuardDecision, GuardRule } from "../guard/index.js";
 import { classifyTool } from "../guard/tools.js";
 import type { MechanismChoice } from "../sandbox/mechanism.js";
 import { resolveRepoPath } from "../scope/index.js";
@@ -23,6 +23,7 @@ import type { HookEnv, HookSpec } from "./runtime.js";
 import { modeOf, rewrittenInput, sandboxHere, shellCallOf } from "./sandbox-call.js";
 import { planShellCall } from "./sandbox-plan-call.js";
 import type { StdinRead } from "./stdin.js";
+import { checkUserRules } from "./user-rules.js";
 
 export interface PreToolUseDeps {
   /** The guard policy (production: `decide` from `src/guard`); tests inject broken ones. */
@@ -175,6 +176,14 @@ function sandboxedAllow(
   const who = role ?? stringField(value, "agent_type") ?? "subagent";
   const agentId = stringField(value, "agent_id");
   const allowlist = mode === "wright" && own.length === 1 ? (own[0]?.allowed_repo_writes ?? []) : [];
+  const deny = (rule: GuardRule, input: string, reason: string): HookAnswer => {
+    const problems = record(root, packets, role, value, { decision: "deny", rule, input }, now);
+    const answer = denyAnswer(rule, reason);
+    return problems.length > 0 ? { ...answer, stderr: `${answer.stderr}${problems.join("\n")}\n` } : answer;
+  };
+  // The user's own Claude Code rules, on the original command: Claude matches them on the rewritten one.
+  const userRules = call ? checkUserRules(call.command, root, hookEnv, who) : undefined;
+  if (userRules?.kind === "deny") return deny(userRules.rule, userRules.input, userRules.reason);
   const plan = call
     ? planShellCall({
         mechanism,
@@ -186,21 +195,12 @@ function sandboxedAllow(
         ...(agentId !== undefined ? { agentId } : {}),
       })
     : undefined;
-  const refused = (why: string, input: string, hint: string): HookAnswer => {
-    const problems = record(
-      root,
-      packets,
-      role,
-      value,
-      { decision: "deny", rule: "guard.sandbox-refused", input },
-      now,
-    );
-    const answer = denyAnswer(
+  const refused = (why: string, input: string, hint: string): HookAnswer =>
+    deny(
       "guard.sandbox-refused",
+      input,
       `devrites guard denied this call [guard.sandbox-refused] ${who}: ${why}. ${hint}.`,
     );
-    return problems.length > 0 ? { ...answer, stderr: `${answer.stderr}${problems.join("\n")}\n` } : answer;
-  };
   if (!call || !plan)
     return refused(
       "the shell call has no command the sandbox can run",

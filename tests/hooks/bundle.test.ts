@@ -258,7 +258,7 @@ describe("hook bundles", () => {
   });
 
   it.runIf(existsSync("/usr/bin/bwrap"))(
-    "sandboxed, a leaf shell call compiles the front table (never the classifier), and an allowed one the planner",
+    "sandboxed, a leaf shell call compiles the front table (never the classifier), and an allowed one the user-rule check and the planner",
     () => {
       const script = `
         const names = [];
@@ -283,7 +283,7 @@ describe("hook bundles", () => {
           denied: 2,
           first: ["src/guard/shell/front.ts"],
           code: 0,
-          names: ["src/guard/shell/front.ts", "src/hooks/sandbox-plan-call.ts"],
+          names: ["src/guard/shell/front.ts", "src/hooks/user-rules.ts", "src/hooks/sandbox-plan-call.ts"],
           rewritten: true,
         });
       } finally {
