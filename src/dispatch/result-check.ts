@@ -8,7 +8,7 @@
  * judged against the same instant.
  */
 
-import { lstatSync } from "node:fs";
+import { lstatSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve, sep } from "node:path";
 import {
   absoluteGitDir,
@@ -39,6 +39,7 @@ import {
 import { readInputBytes } from "./fs-read.js";
 import { type GuardStrength, guardStrength } from "./guard-strength.js";
 import { isRunId } from "./ids.js";
+import { MAX_TRANSCRIPT_BYTES, type ReceiptCheck, verifyReceipts } from "./receipts.js";
 import { rootOfPacket } from "./root.js";
 import { isRootRecord } from "./root-records.js";
 
@@ -56,6 +57,17 @@ export interface ResultCheckData {
   run_id: string;
   role: string;
   guard_strength: GuardStrength;
+  /** The leaf's transcript against the guard's receipts (./receipts.ts). */
+  receipts: {
+    verified: boolean;
+    transcript: string | null;
+    /** Tool calls in the transcript. */
+    calls: number;
+    /** The ids of those without a receipt. */
+    unreceipted: string[];
+    /** Why the calls could not be verified. */
+    why?: string;
+  };
   changed_paths: string[];
   /** The result's own status when it parsed (so the root can route a rejection without reading it). */
   status: string | null;
@@ -251,6 +263,55 @@ export interface Assessment {
   packet: AgentPacket;
   report: CheckReport;
   guard_strength: GuardStrength;
+  receipts: ReceiptCheck;
+}
+
+/** The leaf's transcript, as the host wrote it; undefined when it cannot be read (or is too large to read). */
+function readTranscript(path: string): Uint8Array | undefined {
+  try {
+    const st = lstatSync(path);
+    if (!st.isFile() || st.size > MAX_TRANSCRIPT_BYTES) return undefined;
+    return readFileSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/** What `result check --json` says about the receipts. */
+function receiptSummary(r: ReceiptCheck): ResultCheckData["receipts"] {
+  return {
+    verified: r.verified,
+    transcript: r.transcript,
+    calls: r.calls,
+    unreceipted: r.missing.map((c) => c.id),
+    ...(r.why !== undefined ? { why: r.why } : {}),
+  };
+}
+
+/** Most unreceipted calls named one by one; the rest are counted. */
+const MAX_NAMED_CALLS = 20;
+
+function unreceiptedDiagnostics(r: ReceiptCheck): Diagnostic[] {
+  const named = r.missing
+    .slice(0, MAX_NAMED_CALLS)
+    .map((c) =>
+      diag(
+        "result.unreceipted-call",
+        `the leaf's ${c.name} call ${c.id} (transcript line ${c.line}) has no guard receipt: no PreToolUse hook decided it`,
+        r.transcript ?? undefined,
+      ),
+    );
+  const more = r.missing.length - named.length;
+  return more > 0
+    ? [
+        ...named,
+        diag(
+          "result.unreceipted-call",
+          `and ${more} more calls without a guard receipt`,
+          r.transcript ?? undefined,
+        ),
+      ]
+    : named;
 }
 
 /** Run the validator once over a loaded result and the tree as snapshotted. Records nothing. */
@@ -280,7 +341,13 @@ async function assess(l: Loaded, snapshot: TreeSnapshot, now: Date): Promise<Ass
     report.diagnostics.push(...untrusted);
     report.verdict = verdictOf(report.diagnostics);
   }
-  return { packet, report, guard_strength: guardStrength(events.values) };
+  // every call in the leaf's own transcript must have been decided by the guard (./receipts.ts)
+  const receipts = verifyReceipts(events.values, readTranscript);
+  if (receipts.missing.length > 0) {
+    report.diagnostics.push(...unreceiptedDiagnostics(receipts));
+    report.verdict = verdictOf(report.diagnostics);
+  }
+  return { packet, report, guard_strength: guardStrength(events.values, receipts.verified), receipts };
 }
 
 /**
@@ -315,7 +382,7 @@ async function judge(
   syncs: PendingSyncs,
 ): Promise<ResultCheckOutcome> {
   const { root, packet } = l;
-  const { report, guard_strength: strength } = await assess(l, snapshot, now);
+  const { report, guard_strength: strength, receipts } = await assess(l, snapshot, now);
   const runId = packet.run_id;
   anchorVerdict(l, report, now, syncs);
   appendEvent(
@@ -336,6 +403,7 @@ async function judge(
       run_id: runId,
       role: packet.role,
       guard_strength: strength,
+      receipts: receiptSummary(receipts),
       changed_paths: report.changedPaths,
       status: report.result?.status ?? null,
     },

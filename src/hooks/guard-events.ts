@@ -13,6 +13,8 @@ import type { LoadedPacket } from "./context.js";
 
 export interface GuardEventData {
   tool: string | null;
+  /** The host's id for the call (`tool_use_id`; Codex: the model's `call_id`): the receipt's key. */
+  tool_use_id?: string | null;
   decision: "allow" | "deny";
   rule?: string;
   /** The offending input (a path or a command word), on a deny, when the guard named one. */

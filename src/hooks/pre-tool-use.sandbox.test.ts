@@ -86,7 +86,14 @@ describe("a leaf's allowed shell call runs sandboxed", () => {
     expect(String(u.command)).toMatch(/^\/bin\/sh -c '\/usr\/bin\/bwrap /);
     expect(String(u.command)).toContain("'ls src'");
     expect(events(root, runId(1)).map((e) => e.data)).toEqual([
-      { tool: "Bash", decision: "allow", sandbox: "bwrap", agent_id: "a1", agent_type: SCOUT },
+      {
+        tool: "Bash",
+        tool_use_id: "toolu_01",
+        decision: "allow",
+        sandbox: "bwrap",
+        agent_id: "a1",
+        agent_type: SCOUT,
+      },
     ]);
   });
 
@@ -377,7 +384,14 @@ describe("Landlock: the helper as fallback or as the only mechanism", () => {
       expect(command).toContain(`${helper} --rw `);
       expect(command).not.toContain("bwrap");
       expect(events(root, runId(1)).map((e) => e.data)).toEqual([
-        { tool: "Bash", decision: "allow", sandbox: "landlock", agent_id: "a1", agent_type: SCOUT },
+        {
+          tool: "Bash",
+          tool_use_id: "toolu_01",
+          decision: "allow",
+          sandbox: "landlock",
+          agent_id: "a1",
+          agent_type: SCOUT,
+        },
       ]);
       const before = snapshot(root); // after the hook wrote its ledger
       const r = spawnSync("/bin/bash", ["-c", command], { cwd: root, encoding: "utf8" });
@@ -399,7 +413,14 @@ describe("Landlock: the helper as fallback or as the only mechanism", () => {
       expect(command).toContain("bubblewrap could not start here");
       expect(command).toContain(`${helper} --rw `);
       expect(events(root, runId(1)).map((e) => e.data)).toEqual([
-        { tool: "Bash", decision: "allow", sandbox: "bwrap", agent_id: "a1", agent_type: SCOUT },
+        {
+          tool: "Bash",
+          tool_use_id: "toolu_01",
+          decision: "allow",
+          sandbox: "bwrap",
+          agent_id: "a1",
+          agent_type: SCOUT,
+        },
       ]);
     });
   });

@@ -243,6 +243,7 @@ describe("handlePreToolUse: guard.decision events", () => {
           type: "guard.decision",
           data: {
             tool: "Write",
+            tool_use_id: "toolu_01",
             decision: "deny",
             rule: "guard.readonly-write",
             input: "x.ts",
@@ -254,7 +255,13 @@ describe("handlePreToolUse: guard.decision events", () => {
           ts: NOW.toISOString(),
           run_id: id,
           type: "guard.decision",
-          data: { tool: "Read", decision: "allow", agent_id: "a1", agent_type: SCOUT },
+          data: {
+            tool: "Read",
+            tool_use_id: "toolu_01",
+            decision: "allow",
+            agent_id: "a1",
+            agent_type: SCOUT,
+          },
         },
       ]);
     }

@@ -238,6 +238,8 @@ function record(
     role,
     {
       tool: stringField(value, "tool_name") ?? null,
+      // the receipt's key: the host's id for this call, as its transcript names it (src/dispatch/receipts.ts)
+      tool_use_id: stringField(value, "tool_use_id") ?? null,
       ...outcome,
       agent_id: stringField(value, "agent_id") ?? null,
       agent_type: agentType ?? null,

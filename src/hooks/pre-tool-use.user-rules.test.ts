@@ -74,6 +74,7 @@ describe("the user's own deny rules on a sandboxed leaf call", () => {
     expect(events(root)).toEqual([
       {
         tool: "Bash",
+        tool_use_id: "toolu_01",
         decision: "deny",
         rule: "guard.user-deny-rule",
         input: "command",

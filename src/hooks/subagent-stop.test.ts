@@ -130,6 +130,27 @@ describe("handleSubagentStop", () => {
     ]);
   });
 
+  it("records where the host keeps the leaf's transcript, before the check reads the receipts", async () => {
+    const { root } = repo([{ role: "devrites-evidence-scout", run_id: runId(1) }]);
+    const d = deps();
+    await handleSubagentStop(stop(root), env, d.deps);
+    const all = readJsonLines<RunEvent>(join(root, workspacePaths.events(runId(1))), "e").values;
+    expect(all.map((e) => e.type)).toEqual(["hook.transcript", "hook.subagent-stop"]);
+    expect(all[0]?.data).toEqual({ agent_id: "a1", path: "/a" });
+    // near miss: no agent_transcript_path (an older host): nothing recorded, the strength will be unverified
+    const other = repo([{ role: "devrites-evidence-scout", run_id: runId(2) }]);
+    await handleSubagentStop(
+      stop(other.root, {
+        agent_transcript_path: undefined,
+        last_assistant_message: JSON.stringify({ result_version: "agent-result/v1", run_id: runId(2) }),
+      }),
+      env,
+      deps().deps,
+    );
+    const none = readJsonLines<RunEvent>(join(other.root, workspacePaths.events(runId(2))), "e").values;
+    expect(none.map((e) => e.type)).toEqual(["hook.subagent-stop"]);
+  });
+
   it("blocks a rejected result once, quoting the errors with their fixes", async () => {
     const { root } = repo([{ role: "devrites-evidence-scout", run_id: runId(1) }]);
     const a = await handleSubagentStop(stop(root), env, deps({ check: rejected }).deps);

@@ -126,6 +126,20 @@ export async function handleSubagentStop(
     }
   };
 
+  // where the host keeps the leaf's own transcript: result check matches its tool calls to the guard's receipts
+  const transcript = stringField(v, "agent_transcript_path");
+  if (transcript !== undefined) {
+    try {
+      appendEvent(root, {
+        ts: now.toISOString(),
+        run_id: run.run_id,
+        type: "hook.transcript",
+        data: { agent_id: base.agent_id, path: transcript },
+      });
+    } catch {
+      // without it the receipts cannot be verified: the run's guard strength says `unverified`
+    }
+  }
   const stored = deps.record({ root, runId: run.run_id, text, source: "subagent-stop", now });
   if (stored.exitCode !== 0) {
     const codes = codesOf(stored.diagnostics);

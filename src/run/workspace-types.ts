@@ -100,7 +100,7 @@ export interface RunEvent {
 }
 
 /** How firmly the host enforced the leaf's boundary while it ran. */
-export type GuardStrength = "sandboxed" | "enforced" | "observed" | "unavailable" | "bypassed";
+export type GuardStrength = "sandboxed" | "enforced" | "observed" | "unavailable" | "unverified" | "bypassed";
 
 /** The validator's verdict on a result. */
 export type Verdict = "accepted" | "rejected" | "gate";

@@ -41,7 +41,9 @@ export const stepIntentDataSchema = z.looseObject({
 
 export const resultCheckedDataSchema = z.looseObject({
   verdict: z.enum(["accepted", "rejected", "gate"]),
-  guard_strength: z.enum(["sandboxed", "enforced", "observed", "unavailable", "bypassed"]).optional(),
+  guard_strength: z
+    .enum(["sandboxed", "enforced", "observed", "unavailable", "unverified", "bypassed"])
+    .optional(),
   step_id: stepId.optional(),
   attempt: z.int().min(1).max(Number.MAX_SAFE_INTEGER).optional(),
   malformed: z.boolean().optional(),

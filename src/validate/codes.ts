@@ -26,6 +26,7 @@ export const STAGES = [
   "payload",
   "side-effects",
   "tree",
+  "receipts",
   "expiry",
   "input",
   "record",
@@ -88,6 +89,13 @@ export const CODES = {
     severity: "error",
     summary: "the stored baseline.json does not hash to the identity recorded in the packet",
     hint: "the frozen baseline was edited after the packet was written; abandon this run and write a fresh packet",
+  },
+  "result.unreceipted-call": {
+    stage: "receipts",
+    severity: "error",
+    summary:
+      "a tool call in the leaf's own transcript has no guard receipt: its PreToolUse hook never decided it (hooks off or not trusted, a crash or a time-out, which both hosts let through)",
+    hint: "check that the devrites hooks are on for this host (Codex: trust them in /hooks), then abandon the run and dispatch the step again on a fresh packet",
   },
   "result.packet-tampered": {
     stage: "identity",

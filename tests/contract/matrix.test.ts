@@ -3,7 +3,8 @@
  * *specific* diagnostic code and exit code — plus near-miss positives that must be accepted.
  */
 
-import { readFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { sha256Hex } from "../../src/core/hash.js";
@@ -52,6 +53,13 @@ describe("accepted", () => {
       run_id: p.run_id,
       role: "devrites-evidence-scout",
       guard_strength: "unavailable",
+      receipts: {
+        verified: false,
+        transcript: null,
+        calls: 0,
+        unreceipted: [],
+        why: "no transcript was recorded for the run",
+      },
       changed_paths: [],
       status: "complete",
     });
@@ -134,6 +142,68 @@ describe("accepted", () => {
     );
     await repo.record(p, repo.resultFor(p));
     expect((await repo.check(p)).json.data?.guard_strength).toBe("observed");
+  });
+});
+
+describe("receipts: every call in the leaf's transcript was decided by the guard", () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), "devrites-receipts-"));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** A Claude-shaped transcript of tool calls `ids`, and the ledger lines the hooks would have written. */
+  async function run(opts: { calls: string[]; receipts: string[]; transcript?: string }) {
+    const p = await repo.packet("devrites-evidence-scout", { inputs: ["docs/spec.md"] });
+    const path = join(dir, "agent.jsonl");
+    const lines = opts.calls.map((id) =>
+      JSON.stringify({ type: "assistant", message: { content: [{ type: "tool_use", id, name: "Read" }] } }),
+    );
+    writeFileSync(
+      path,
+      opts.transcript ??
+        `${JSON.stringify({ type: "user", message: { content: "go" } })}\n${lines.join("\n")}\n`,
+    );
+    const ev = `.devrites/runs/${p.run_id}/events.jsonl`;
+    const line = (type: string, data: Record<string, unknown>) =>
+      `${JSON.stringify({ ts: p.created_at, run_id: p.run_id, type, data })}\n`;
+    repo.write(
+      ev,
+      readFileSync(join(repo.root, ev), "utf8") +
+        opts.receipts
+          .map((id) =>
+            line("guard.decision", { tool: "Read", tool_use_id: id, decision: "allow", agent_id: "a1" }),
+          )
+          .join("") +
+        line("hook.transcript", { agent_id: "a1", path }),
+    );
+    await repo.record(p, repo.resultFor(p));
+    return repo.check(p);
+  }
+
+  it("every call receipted: accepted, verified, strength as the ledger says", async () => {
+    const r = await run({ calls: ["toolu_1", "toolu_2"], receipts: ["toolu_1", "toolu_2"] });
+    expect(r.code).toBe(0);
+    expect(r.json.data?.guard_strength).toBe("enforced");
+    expect(r.json.data?.receipts).toMatchObject({ verified: true, calls: 2, unreceipted: [] });
+  });
+
+  it("a call without a receipt (a skipped or crashed hook) → result.unreceipted-call, naming the call", async () => {
+    const r = await run({ calls: ["toolu_1", "toolu_2"], receipts: ["toolu_1"] });
+    expect(r.code).toBe(1);
+    expect(codes(r)).toEqual(["result.unreceipted-call"]);
+    expect(r.json.diagnostics[0]?.message).toContain("toolu_2");
+    expect(r.json.data?.receipts).toMatchObject({ verified: false, unreceipted: ["toolu_2"] });
+  });
+
+  it("an unreadable or unknown transcript is not a rejection, but the strength is unverified", async () => {
+    const r = await run({ calls: [], receipts: ["toolu_1"], transcript: '{"kind":"other"}\n' });
+    expect(r.code).toBe(0);
+    expect(r.json.data?.guard_strength).toBe("unverified");
+    expect(r.json.data?.receipts).toMatchObject({
+      verified: false,
+      why: "it is in no format devrites knows",
+    });
   });
 });
 

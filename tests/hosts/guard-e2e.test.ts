@@ -16,7 +16,9 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
 import { afterAll, expect, it } from "vitest";
-import type { RoleName as Role } from "../../src/envelope/roles.js";
+import { sampleResult } from "../../src/envelope/fixtures.js";
+import { ROLES, type RoleName as Role } from "../../src/envelope/roles.js";
+import type { AgentPacket } from "../../src/envelope/types.js";
 import { snapshot } from "../helpers/sandbox.js";
 import * as A from "./harness/fake-anthropic.js";
 import * as R from "./harness/fake-responses.js";
@@ -98,11 +100,11 @@ interface Step {
 }
 
 /** Claude: the main turn spawns `role` (project `.claude/agents`); the child makes `steps` in order. */
-function claudeLeaf(role: Role, steps: Step[]): A.AnthropicScenario {
+function claudeLeaf(role: Role, steps: Step[], final?: string): A.AnthropicScenario {
   return (_req, ctx) => {
     if (ctx.isSubagent) {
       const next = steps.find((s) => !ctx.hasToolResult(s.id));
-      return next ? A.toolUse(next.id, next.tool, next.input) : A.text(`${role} done`);
+      return next ? A.toolUse(next.id, next.tool, next.input) : A.text(final ?? `${role} done`);
     }
     if (!ctx.hasToolResult("toolu_spawn")) {
       return A.toolUse("toolu_spawn", "Agent", {
@@ -124,8 +126,8 @@ interface ClaudeOutcome {
   hookCalls: Record<string, unknown>[];
 }
 
-async function driveClaude(s: Sandbox, role: Role, steps: Step[]): Promise<ClaudeOutcome> {
-  const fake = await A.startFakeAnthropic(claudeLeaf(role, steps));
+async function driveClaude(s: Sandbox, role: Role, steps: Step[], final?: string): Promise<ClaudeOutcome> {
+  const fake = await A.startFakeAnthropic(claudeLeaf(role, steps, final));
   try {
     const log = s.path("hook-log.jsonl");
     const run = await runClaude({
@@ -303,12 +305,12 @@ describeHosts("guard e2e: Claude Code with the generated project adapters", host
 });
 
 /** Codex: the main turn spawns `role` (`multi_agent_v1`, slug `fake-model`) and waits; the child makes `steps`. */
-function codexLeaf(role: Role, steps: Step[]): R.ResponsesScenario {
+function codexLeaf(role: Role, steps: Step[], final?: string): R.ResponsesScenario {
   const ns = { namespace: "multi_agent_v1" };
   return (_req, ctx) => {
     if (ctx.isSubagent) {
       const next = steps.find((s) => !ctx.hasToolResult(s.id));
-      return next ? R.functionCall(next.id, next.tool, next.input) : R.text(`${role} done`);
+      return next ? R.functionCall(next.id, next.tool, next.input) : R.text(final ?? `${role} done`);
     }
     if (!ctx.hasToolResult("call_spawn")) {
       return R.functionCall(
@@ -330,9 +332,13 @@ async function driveCodex(
   s: Sandbox,
   role: Role,
   steps: Step[],
-  opts: { sandboxMode?: "workspace-write" | "danger-full-access"; env?: Record<string, string> } = {},
+  opts: {
+    sandboxMode?: "workspace-write" | "danger-full-access";
+    env?: Record<string, string>;
+    final?: string;
+  } = {},
 ) {
-  const fake = await R.startFakeResponses(codexLeaf(role, steps));
+  const fake = await R.startFakeResponses(codexLeaf(role, steps, opts.final));
   try {
     const log = s.path("hook-log.jsonl");
     const run = await runCodex({
@@ -631,3 +637,111 @@ describeHosts(
     });
   },
 );
+
+/** The scout's valid agent-result/v1 for the project's one active run, and that run's id. */
+function scoutResult(s: Sandbox): { runId: string; message: string } {
+  const state = JSON.parse(readFileSync(join(s.project, ".devrites", "state.json"), "utf8")) as {
+    active_runs: { run_id: string; packet_path: string }[];
+  };
+  const run = state.active_runs[0]!;
+  const packet = JSON.parse(readFileSync(join(s.project, run.packet_path), "utf8")) as AgentPacket;
+  const r = sampleResult(ROLES[packet.role].payload);
+  r.run_id = packet.run_id;
+  r.role = packet.role;
+  r.baseline_id = packet.baseline.id;
+  r.budget = { files_used: 1, loaded_lines_used: 10, ...packet.budgets };
+  r.side_effects = { repo_writes: [], scratch_writes: [] };
+  r.decisions_stood = [];
+  return { runId: packet.run_id, message: JSON.stringify(r) };
+}
+
+/** The run's `result.checked` events (written by the SubagentStop hook's check). */
+function checks(s: Sandbox, runId: string): { verdict: string; codes: string[]; guard_strength: string }[] {
+  return readJsonLinesFile(join(s.project, ".devrites", "runs", runId, "events.jsonl"))
+    .filter((e) => e.type === "result.checked")
+    .map((e) => e.data as { verdict: string; codes: string[]; guard_strength: string });
+}
+
+/** Point the host's PreToolUse wiring at a tool that does not exist: the leaf's calls then run unhooked. */
+function unhookPreToolUse(s: Sandbox, host: "claude" | "codex"): void {
+  const file = join(s.project, host === "claude" ? ".claude/settings.json" : ".codex/hooks.json");
+  const settings = JSON.parse(readFileSync(file, "utf8")) as {
+    hooks: { PreToolUse: { matcher?: string }[] };
+  };
+  for (const group of settings.hooks.PreToolUse) group.matcher = "NoSuchTool";
+  writeFileSync(file, `${JSON.stringify(settings, null, 2)}\n`);
+}
+
+describeHosts(
+  "receipts: Claude Code, the leaf's transcript against the guard's receipts",
+  hosts,
+  ["claude"],
+  () => {
+    it("a normal run is accepted with every call receipted (sandboxed, not unverified)", async () => {
+      const s = await devritesProject("claude", [{ role: "devrites-evidence-scout" }]);
+      const { runId, message } = scoutResult(s);
+      await driveClaude(
+        s,
+        "devrites-evidence-scout",
+        [{ id: "toolu_ls", tool: "Bash", input: { command: "ls src" } }],
+        message,
+      );
+      expect(checks(s, runId)).toEqual([{ verdict: "accepted", codes: [], guard_strength: "sandboxed" }]);
+    });
+
+    it("a call the hook never saw (PreToolUse wired away) rejects the result, naming the call", async () => {
+      const s = await devritesProject("claude", [{ role: "devrites-evidence-scout" }]);
+      unhookPreToolUse(s, "claude");
+      const { runId, message } = scoutResult(s);
+      await driveClaude(
+        s,
+        "devrites-evidence-scout",
+        [{ id: "toolu_ls", tool: "Bash", input: { command: "ls src" } }],
+        message,
+      );
+      const c = checks(s, runId);
+      expect(c.length).toBeGreaterThan(0);
+      expect(c[0]?.verdict).toBe("rejected");
+      // the wiring file changed after the packet was frozen, so the tree check also says result.stale
+      expect(c[0]?.codes).toContain("result.unreceipted-call");
+    });
+  },
+);
+
+describeHosts("receipts: Codex, the leaf's rollout against the guard's receipts", hosts, ["codex"], () => {
+  it("a normal run is accepted with every call receipted", async () => {
+    const s = await devritesProject("codex", [{ role: "devrites-evidence-scout" }]);
+    const { runId, message } = scoutResult(s);
+    await driveCodex(
+      s,
+      "devrites-evidence-scout",
+      [{ id: "call_ls", tool: "exec_command", input: { cmd: "ls src" } }],
+      {
+        final: message,
+      },
+    );
+    const c = checks(s, runId);
+    expect(c).toHaveLength(1);
+    expect(c[0]).toMatchObject({ verdict: "accepted", codes: [] });
+    expect(["sandboxed", "enforced"]).toContain(c[0]?.guard_strength);
+  });
+
+  it("a call the hook never saw (PreToolUse wired away) rejects the result, naming the call", async () => {
+    const s = await devritesProject("codex", [{ role: "devrites-evidence-scout" }]);
+    unhookPreToolUse(s, "codex");
+    const { runId, message } = scoutResult(s);
+    await driveCodex(
+      s,
+      "devrites-evidence-scout",
+      [{ id: "call_ls", tool: "exec_command", input: { cmd: "ls src" } }],
+      {
+        final: message,
+      },
+    );
+    const c = checks(s, runId);
+    expect(c.length).toBeGreaterThan(0);
+    expect(c[0]?.verdict).toBe("rejected");
+    // the wiring file changed after the packet was frozen, so the tree check also says result.stale
+    expect(c[0]?.codes).toContain("result.unreceipted-call");
+  });
+});
