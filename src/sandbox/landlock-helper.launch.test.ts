@@ -125,15 +125,32 @@ describe.skipIf(helper === undefined || !usernsOk)("devrites-landlock --cow", ()
       "--",
       "sh",
       "-c",
-      `cd ${root} && echo x > a.txt && rm src/b.ts && mkdir n && git add -A && git status --short | tr '\\n' ' ' && cat a.txt && id -u && grep -c devrites-cow /proc/self/mountinfo`,
+      `cd ${root} && echo x > a.txt && rm src/b.ts && mkdir n && git add -A && git status --short | tr '\\n' ' ' && cat a.txt && id -u && grep -c devrites-cow /proc/self/mountinfo && grep -cE 'shared:|master:' /proc/self/mountinfo`,
     ]);
     expect(r.stderr).toBe("");
-    expect(r.stdout).toBe("M  a.txt D  src/b.ts x\n0\n2\n");
-    expect(r.status).toBe(0);
+    // every mount private (util-linux unshare's default): none shared with or a slave of the host's
+    expect(r.stdout).toBe("M  a.txt D  src/b.ts x\n0\n2\n0\n");
+    expect(r.status).toBe(1); // grep -c found nothing
     expect(snapshot(root)).toEqual(before);
     expect(readdirSync(COW_AT)).toEqual(shmBefore);
     expect(cowMountsHere()).toEqual([]);
   });
+
+  it.skipIf(process.getuid?.() !== 0)(
+    "makes every mount private even when the caller's are shared (as root)",
+    () => {
+      const root = repo();
+      const count = "grep -cE 'shared:|master:' /proc/self/mountinfo || true";
+      // the caller's mounts shared (a systemd host's are): the control counts them
+      const wrap = ["unshare", "--mount", "--propagation", "shared", "--"];
+      expect(Number(sh([...wrap, "sh", "-c", count]).stdout)).toBeGreaterThan(0);
+      // (through a shell: started directly by unshare the mutant without MS_PRIVATE went unnoticed here)
+      const inner = `"$0" --cow "$1" --cow-at ${COW_AT} -- sh -c "$2"`;
+      const r = sh([...wrap, "sh", "-c", inner, helper as string, root, count]);
+      expect(r.stderr).toBe("");
+      expect(r.stdout).toBe("0\n");
+    },
+  );
 
   it("passes the program's exit status through and runs it with the descriptors closed", () => {
     const root = repo();
