@@ -26,7 +26,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildNative, NATIVE_SOURCE } from "../../scripts/build-native.js";
 import { makeRepo, snapshot } from "../../tests/helpers/sandbox.js";
-import { LANDLOCK_REFUSED_EXIT, landlockHelperPath } from "./landlock-helper.js";
+import { LANDLOCK_REFUSED_EXIT, landlockHelperPath, probeLandlockAbi } from "./landlock-helper.js";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -110,6 +110,28 @@ describe.skipIf(helper === undefined)("devrites-landlock --plain", () => {
     }
   });
 });
+
+describe.skipIf(helper === undefined || probeLandlockAbi(helper ?? "") === undefined)(
+  "devrites-landlock --unset-prefix under Landlock",
+  () => {
+    it("removes the prefixed variables there too (and only those)", () => {
+      const dir = realpathSync(mkdtempSync(join(tmpdir(), "devrites-ll-unset-")));
+      cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+      const env = { PATH: process.env.PATH, GIT_DIR: "/x", GITX: "kept" };
+      const r = sh(
+        [helper as string, "--rw", dir, "--unset-prefix", "GIT_", "--", "sh", "-c", "env | grep ^GIT"],
+        {
+          env,
+        },
+      );
+      expect(r.stdout).toBe("GITX=kept\n");
+      // control: without the option the variable stays
+      expect(sh([helper as string, "--rw", dir, "--", "sh", "-c", "env | grep ^GIT_"], { env }).stdout).toBe(
+        "GIT_DIR=/x\n",
+      );
+    });
+  },
+);
 
 describe.skipIf(helper === undefined || !usernsOk)("devrites-landlock --cow", () => {
   it("puts every write under ROOT in a tmpfs that vanishes; ROOT, .git and the host's mounts stay as they were", () => {
