@@ -33,7 +33,8 @@
  *     stay open (Landlock cannot see them; see the limits in the docs);
  *   - ABI 6 and later: signals and abstract unix sockets are scoped to the sandbox (nothing outside it can be
  *     signalled or reached through an abstract socket), whatever the flags;
- *   - then PR_SET_NO_NEW_PRIVS, landlock_restrict_self, the seccomp filter, every descriptor above 2 closed,
+ *   - then PR_SET_NO_NEW_PRIVS, landlock_restrict_self, the seccomp filter, the --unset-prefix variables
+ *     removed, every descriptor above 2 closed,
  *     execvp.
  *
  * Launch modes (no Landlock; --rw, --rw-file, --no-tcp and --abi are refused with them):
