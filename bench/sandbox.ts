@@ -2,14 +2,19 @@
  * What the sandbox adds to a leaf's shell call: the same command run the way Claude Code runs it
  * (`/bin/bash -c <command>`), with and without the devrites wrap, paired in the same rounds, for each role's
  * sandbox (read-only, the wright's allowlist, the proof runner's copy-on-write view). Target: ≤ 10 ms median
- * added. Skipped (one row saying why) where no sandbox can start.
+ * added. Planned as the hook plans it: the native helper (`dist/native`, found as the hook finds it beside
+ * its bundle) starts bubblewrap; each role is also measured without the helper (a prelude shell inside, the
+ * `unshare` chain for copy-on-write), to show what the helper saves. Skipped (one row saying why) where no
+ * sandbox can start.
  */
 
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { chooseMechanism, detectMechanisms } from "../src/sandbox/mechanism.js";
+import { fileURLToPath } from "node:url";
+import { landlockHelperPath } from "../src/sandbox/landlock-helper.js";
+import { bwrapTools, chooseMechanism, detectMechanisms } from "../src/sandbox/mechanism.js";
 import { nodeDetectFs, nodeProbe } from "../src/sandbox/node-fs.js";
 import { planSandbox, type SandboxMode } from "../src/sandbox/plan.js";
 import type { Row } from "./_types.js";
@@ -32,10 +37,13 @@ function once(command: string, cwd: string): number {
   return ms;
 }
 
+const PACKAGE_ROOT = fileURLToPath(new URL("../", import.meta.url));
+
 export async function run(): Promise<Row[]> {
-  const m = chooseMechanism(
-    detectMechanisms(nodeDetectFs, process.env, process.platform, process.getuid?.() ?? 0),
-  );
+  const facts = detectMechanisms(nodeDetectFs, process.env, process.platform, process.getuid?.() ?? 0);
+  const helper = landlockHelperPath(PACKAGE_ROOT);
+  if (helper !== undefined) facts.landlock = helper;
+  const m = chooseMechanism(facts);
   if (m.kind !== "bwrap") {
     return [
       {
@@ -57,7 +65,13 @@ export async function run(): Promise<Row[]> {
     execFileSync("git", ["-c", "user.name=b", "-c", "user.email=b@b.invalid", "commit", "-qm", "b"], {
       cwd: root,
     });
-    const plan = (mode: SandboxMode) => {
+    const plan = (mode: SandboxMode, withHelper = true) => {
+      if (m.kind !== "bwrap") throw new Error("unreachable");
+      const tools = bwrapTools(m);
+      if (!withHelper) {
+        delete tools.helper;
+        delete tools.helperCow;
+      }
       const p = planSandbox(
         {
           mode,
@@ -67,7 +81,7 @@ export async function run(): Promise<Row[]> {
           command: COMMAND,
           cwd: root,
           shell: m.bash,
-          tools: m,
+          tools,
         },
         nodeProbe,
       );
@@ -79,6 +93,13 @@ export async function run(): Promise<Row[]> {
       { metric: "read-only", command: plan("read-only") },
       { metric: "wright", command: plan("wright") },
       { metric: "proof (copy-on-write)", command: plan("proof") },
+      ...(helper !== undefined
+        ? [
+            { metric: "read-only, no helper", command: plan("read-only", false) },
+            { metric: "wright, no helper", command: plan("wright", false) },
+            { metric: "proof (copy-on-write), no helper", command: plan("proof", false) },
+          ]
+        : []),
     ];
     for (const c of cases) once(c.command, root);
     const times = cases.map(() => [] as number[]);
@@ -95,7 +116,7 @@ export async function run(): Promise<Row[]> {
         metric: `${COMMAND} median, unwrapped`,
         value: base,
         unit: "ms",
-        note: `${ROUNDS} paired runs`,
+        note: `${ROUNDS} paired runs; ${helper !== undefined ? "native helper found" : "no native helper (run npm run build)"}`,
       },
     ];
     cases.slice(1).forEach((c, i) => {

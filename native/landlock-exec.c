@@ -1,7 +1,12 @@
 /*
  * devrites-landlock: run one program under a Landlock policy, or not at all.
  *
- *   devrites-landlock [--rw DIR]... [--rw-file FILE]... [--no-tcp] [--abi] -- PROG [ARG]...
+ *   devrites-landlock [--rw DIR]... [--rw-file FILE]... [--no-tcp] [--unset-prefix P]... [--abi] -- PROG [ARG]...
+ *   devrites-landlock --plain [--unset-prefix P]... -- PROG [ARG]...
+ *   devrites-landlock --cow ROOT --cow-at MNT [--unset-prefix P]... -- PROG [ARG]...
+ *
+ * The second and third forms apply no Landlock policy: they prepare what bubblewrap is then started in (PROG is
+ * bubblewrap), so that the sandbox needs no shell of its own before the leaf's (see "Launch modes" below).
  *
  * Policy (see docs/sandbox-landlock.md):
  *   - every file-system right this kernel's Landlock ABI knows is handled, so each is denied unless a rule
@@ -28,8 +33,24 @@
  *     stay open (Landlock cannot see them; see the limits in the docs);
  *   - ABI 6 and later: signals and abstract unix sockets are scoped to the sandbox (nothing outside it can be
  *     signalled or reached through an abstract socket), whatever the flags;
- *   - then PR_SET_NO_NEW_PRIVS, landlock_restrict_self, the seccomp filter, every descriptor above 2 closed,
+ *   - then PR_SET_NO_NEW_PRIVS, landlock_restrict_self, the seccomp filter, the --unset-prefix variables
+ *     removed, every descriptor above 2 closed,
  *     execvp.
+ *
+ * Launch modes (no Landlock; --rw, --rw-file, --no-tcp and --abi are refused with them):
+ *   - --plain: only the steps every mode ends with (below);
+ *   - --cow ROOT --cow-at MNT: a copy-on-write view of ROOT for PROG, as `unshare --user --map-root-user
+ *     --mount` followed by two mounts would make it: a user and mount namespace of its own (setgroups denied,
+ *     the caller's uid and gid mapped to 0), every mount made private (MS_REC|MS_PRIVATE: nothing propagates
+ *     back), a tmpfs on MNT holding `u` and `w`, and an overlay with lowerdir=ROOT, upperdir=MNT/u,
+ *     workdir=MNT/w mounted over ROOT. Writes under ROOT then land in the tmpfs and vanish with the last
+ *     process of the namespace; ROOT itself is never written. ROOT and MNT must be existing directories given
+ *     by their real path (no symbolic link, `.` or `..` on the way), neither inside the other, without a
+ *     character overlayfs reads as a separator (`,` `:` `\` or a line break). PROG must be a sandbox that
+ *     drops the namespace's capabilities before anything else runs (bubblewrap --cap-drop ALL), or the
+ *     program could unmount the overlay and write ROOT.
+ * Every mode ends with: each --unset-prefix P removes every environment variable whose name starts with P
+ * (a non-empty P without `=`); every descriptor above 2 is closed; then execvp.
  *
  * Fail closed: on any failure (a bad argument, a kernel without Landlock or too old for what is asked, a
  * syscall error) it prints "devrites-landlock: <what failed>: <reason>" and exits 125 without running PROG.
@@ -44,12 +65,15 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -325,8 +349,109 @@ static void close_inherited(void) {
   closedir(d);
 }
 
+/* Remove every variable whose name starts with one of `prefixes` (names collected first: unsetenv moves environ). */
+static void unset_prefixes(char **prefixes, int count) {
+  if (count == 0) return;
+  size_t n = 0;
+  for (char **e = environ; *e != NULL; e++) n++;
+  char **names = calloc(n + 1, sizeof *names);
+  if (names == NULL) fail("--unset-prefix", "out of memory");
+  size_t found = 0;
+  for (char **e = environ; *e != NULL; e++) {
+    const char *eq = strchr(*e, '=');
+    size_t len = eq != NULL ? (size_t)(eq - *e) : strlen(*e);
+    for (int k = 0; k < count; k++) {
+      size_t plen = strlen(prefixes[k]);
+      if (len >= plen && strncmp(*e, prefixes[k], plen) == 0) {
+        names[found] = strndup(*e, len);
+        if (names[found++] == NULL) fail("--unset-prefix", "out of memory");
+        break;
+      }
+    }
+  }
+  for (size_t k = 0; k < found; k++) {
+    if (unsetenv(names[k]) != 0) fail_errno("unsetenv", names[k]);
+    free(names[k]);
+  }
+  free(names);
+}
+
+/* An existing directory named by its real path, safe inside an overlayfs option string. */
+static void check_cow_dir(const char *flag, const char *path) {
+  if (path[0] != '/') {
+    fprintf(stderr, "devrites-landlock: %s %s: not an absolute path\n", flag, path);
+    exit(EXIT_REFUSED);
+  }
+  if (strpbrk(path, ",:\\\n\r") != NULL) {
+    fprintf(stderr, "devrites-landlock: %s %s: has a character overlayfs cannot take (`,` `:` `\\` or a line break)\n",
+            flag, path);
+    exit(EXIT_REFUSED);
+  }
+  char *real = realpath(path, NULL);
+  if (real == NULL) fail_errno(flag, path);
+  if (strcmp(real, path) != 0) {
+    fprintf(stderr, "devrites-landlock: %s %s: not its real path (%s: a symbolic link, `.`, `..` or a trailing "
+                    "slash on the way)\n", flag, path, real);
+    exit(EXIT_REFUSED);
+  }
+  free(real);
+  struct stat st;
+  if (stat(path, &st) != 0) fail_errno(flag, path);
+  if (!S_ISDIR(st.st_mode)) {
+    fprintf(stderr, "devrites-landlock: %s %s: not a directory\n", flag, path);
+    exit(EXIT_REFUSED);
+  }
+}
+
+/* Whether `inner` is `outer` or lies beneath it (both real paths). */
+static int path_within(const char *outer, const char *inner) {
+  size_t n = strlen(outer);
+  if (n == 1) return 1; /* "/" */
+  return strncmp(outer, inner, n) == 0 && (inner[n] == '\0' || inner[n] == '/');
+}
+
+static void write_proc(const char *path, const char *text) {
+  int fd = open(path, O_WRONLY | O_CLOEXEC);
+  if (fd < 0) fail_errno("open", path);
+  size_t n = strlen(text);
+  if (write(fd, text, n) != (ssize_t)n) fail_errno("write", path);
+  if (close(fd) != 0) fail_errno("close", path);
+}
+
+/* --cow: the copy-on-write view of `root` (see the header). */
+static void make_cow(const char *root, const char *mnt) {
+  check_cow_dir("--cow", root);
+  check_cow_dir("--cow-at", mnt);
+  if (path_within(root, mnt) || path_within(mnt, root)) {
+    fprintf(stderr, "devrites-landlock: --cow %s --cow-at %s: one lies inside the other\n", root, mnt);
+    exit(EXIT_REFUSED);
+  }
+  char upper[PATH_MAX], work[PATH_MAX], opts[4096], map[64];
+  if (snprintf(upper, sizeof upper, "%s/u", mnt) >= (int)sizeof upper ||
+      snprintf(work, sizeof work, "%s/w", mnt) >= (int)sizeof work)
+    fail("--cow-at", "path too long");
+  if (snprintf(opts, sizeof opts, "lowerdir=%s,upperdir=%s,workdir=%s", root, upper, work) >= (int)sizeof opts)
+    fail("--cow", "path too long for the overlay's options");
+  uid_t uid = getuid();
+  gid_t gid = getgid();
+  if (unshare(CLONE_NEWUSER | CLONE_NEWNS) != 0) fail_errno("unshare(CLONE_NEWUSER|CLONE_NEWNS)", NULL);
+  write_proc("/proc/self/setgroups", "deny");
+  snprintf(map, sizeof map, "0 %lu 1\n", (unsigned long)uid);
+  write_proc("/proc/self/uid_map", map);
+  snprintf(map, sizeof map, "0 %lu 1\n", (unsigned long)gid);
+  write_proc("/proc/self/gid_map", map);
+  if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) fail_errno("mount --make-rprivate", "/");
+  if (mount("devrites-cow", mnt, "tmpfs", MS_NOSUID | MS_NODEV, "mode=0700") != 0)
+    fail_errno("mount tmpfs on", mnt);
+  if (mkdir(upper, 0777) != 0) fail_errno("mkdir", upper); /* 0777 & ~umask, as mkdir(1) makes it */
+  if (mkdir(work, 0700) != 0) fail_errno("mkdir", work);
+  if (mount("devrites-cow", root, "overlay", 0, opts) != 0) fail_errno("mount overlay on", root);
+}
+
 int main(int argc, char **argv) {
-  int i = 1, no_tcp = 0, want_abi = 0;
+  int i = 1, no_tcp = 0, want_abi = 0, plain = 0, landlock_opts = 0, n_prefixes = 0;
+  const char *cow = NULL, *cow_at = NULL;
+  char *prefixes[16];
   /* first pass: validate the arguments before touching the kernel */
   for (; i < argc; i++) {
     const char *a = argv[i];
@@ -334,18 +459,46 @@ int main(int argc, char **argv) {
     if (strcmp(a, "--rw") == 0 || strcmp(a, "--rw-file") == 0) {
       if (i + 1 >= argc || argv[i + 1][0] == '\0') fail(a, "needs a path");
       i++;
+      landlock_opts = 1;
+    } else if (strcmp(a, "--cow") == 0 || strcmp(a, "--cow-at") == 0) {
+      if (i + 1 >= argc || argv[i + 1][0] == '\0') fail(a, "needs a path");
+      const char **slot = a[5] == '\0' ? &cow : &cow_at;
+      if (*slot != NULL) fail(a, "given twice");
+      *slot = argv[++i];
+    } else if (strcmp(a, "--unset-prefix") == 0) {
+      if (i + 1 >= argc || argv[i + 1][0] == '\0' || strchr(argv[i + 1], '=') != NULL)
+        fail(a, "needs a non-empty variable name prefix without `=`");
+      if (n_prefixes >= (int)(sizeof prefixes / sizeof prefixes[0])) fail(a, "too many prefixes");
+      prefixes[n_prefixes++] = argv[++i];
+    } else if (strcmp(a, "--plain") == 0) {
+      plain = 1;
     } else if (strcmp(a, "--no-tcp") == 0) {
+      landlock_opts = 1;
       no_tcp = 1;
     } else if (strcmp(a, "--abi") == 0) {
       want_abi = 1;
     } else {
       fprintf(stderr, "devrites-landlock: unknown argument %s (usage: devrites-landlock [--rw DIR]... "
-                      "[--rw-file FILE]... [--no-tcp] [--abi] -- PROG [ARG]...)\n", a);
+                      "[--rw-file FILE]... [--no-tcp] [--unset-prefix P]... [--abi] -- PROG [ARG]...; or --plain "
+                      "or --cow ROOT --cow-at MNT, with [--unset-prefix P]..., -- PROG [ARG]...)\n", a);
       exit(EXIT_REFUSED);
     }
   }
+  if ((cow == NULL) != (cow_at == NULL)) fail(cow == NULL ? "--cow-at" : "--cow", "needs --cow and --cow-at together");
+  int launch = plain || cow != NULL;
+  if (plain && cow != NULL) fail("--plain", "cannot be combined with --cow");
+  if (launch && (landlock_opts || want_abi))
+    fail(plain ? "--plain" : "--cow", "applies no Landlock policy: --rw, --rw-file, --no-tcp and --abi cannot be "
+                                      "combined with it");
   if (!want_abi && i >= argc) fail("arguments", "missing -- before the program");
   if (!want_abi && i + 1 >= argc) fail("arguments", "no program after --");
+  if (launch) {
+    if (cow != NULL) make_cow(cow, cow_at);
+    unset_prefixes(prefixes, n_prefixes);
+    close_inherited();
+    execvp(argv[i + 1], &argv[i + 1]);
+    fail_errno("execvp", argv[i + 1]);
+  }
   int abi = landlock_abi();
   if (want_abi) {
     printf("%d\n", abi);
@@ -379,6 +532,7 @@ int main(int argc, char **argv) {
   if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) fail_errno("prctl(PR_SET_NO_NEW_PRIVS)", NULL);
   if (syscall(SYS_landlock_restrict_self, ruleset, 0U) != 0) fail_errno("landlock_restrict_self", NULL);
   install_filter(no_tcp);
+  unset_prefixes(prefixes, n_prefixes);
   close_inherited(); /* also closes the ruleset */
   execvp(argv[i + 1], &argv[i + 1]);
   fail_errno("execvp", argv[i + 1]);

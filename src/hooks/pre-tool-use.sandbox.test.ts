@@ -401,7 +401,7 @@ describe("Landlock: the helper as fallback or as the only mechanism", () => {
       expect(snapshot(root)).toEqual(before);
     });
 
-    it("with bubblewrap: bwrap in the ledger, the helper only in the start-failure branch", () => {
+    it("with bubblewrap: bwrap in the ledger; the helper starts it (--plain), Landlock only in the start-failure branch", () => {
       const { root } = repo([{ role: SCOUT, run_id: runId(1) }]);
       const a = handlePreToolUse(
         ok(scoutBash(root, "ls")),
@@ -409,9 +409,12 @@ describe("Landlock: the helper as fallback or as the only mechanism", () => {
         deps({ ...BWRAP, landlock: helper as string }),
       );
       const command = String(JSON.parse(a.stdout).hookSpecificOutput.updatedInput.command);
-      expect(command).toMatch(/^\/bin\/sh -c '\/usr\/bin\/bwrap /);
+      const [first, ...rest] = command.split("\n");
+      expect(first?.startsWith(`/bin/sh -c '${helper} --plain `)).toBe(true);
+      expect(first).toContain(" -- /usr/bin/bwrap ");
+      expect(first).not.toContain(`${helper} --rw `);
       expect(command).toContain("bubblewrap could not start here");
-      expect(command).toContain(`${helper} --rw `);
+      expect(rest.join("\n")).toContain(`${helper} --rw `);
       expect(events(root, runId(1)).map((e) => e.data)).toEqual([
         {
           tool: "Bash",

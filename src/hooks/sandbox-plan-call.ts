@@ -1,12 +1,13 @@
 /**
- * Planning a leaf's allowed shell call: the scratch folder, the tools, the git directory, then the pure planner
+ * Planning a leaf's allowed shell call: the scratch folder, the tools (the native helper found beside the bundle
+ * both starts bubblewrap and is its Landlock fallback), the git directory, then the pure planner
  * (`src/sandbox/plan.ts`). Only an allowed shell call needs it, so the PreToolUse bundle compiles it lazily
  * (`scripts/build-hooks.ts`, `LAZY_MODULES`): every other call skips parsing the planner.
  */
 
 import { readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import type { MechanismChoice } from "../sandbox/mechanism.js";
+import { bwrapTools, type MechanismChoice } from "../sandbox/mechanism.js";
 import { nodeProbe } from "../sandbox/node-fs.js";
 import { planSandbox, type SandboxPlan, type SandboxTools } from "../sandbox/plan.js";
 import { shellJoin } from "../sandbox/quote.js";
@@ -52,7 +53,8 @@ function toolsOf(
   if (m.kind === "landlock") {
     return { tools: { bash: m.bash, landlock: m.landlock }, ...(scratch ? { scratch } : {}) };
   }
-  const tools: SandboxTools = { bwrap: m.bwrap, bash: m.bash, ...(m.unshare ? { unshare: m.unshare } : {}) };
+  // the helper also starts bubblewrap (no prelude shell inside; the proof runner's copy-on-write view)
+  const tools = bwrapTools(m);
   return m.landlock !== undefined && scratch !== undefined
     ? { tools: { ...tools, landlock: m.landlock }, scratch }
     : { tools };

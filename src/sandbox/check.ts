@@ -1,13 +1,20 @@
 /**
- * `devrites init`'s sandbox check: finds the mechanism the hook would use and actually starts one (bubblewrap
- * with the same namespaces and flags a leaf's call gets, running `/bin/true`), so the answer is what this
- * machine does, not what its files suggest.
+ * `devrites init`'s sandbox check: finds the mechanism the hook would use and actually starts one, the way the
+ * planner starts it (the native helper's `--plain` when the package has one, then bubblewrap with the same
+ * namespaces and flags a leaf's call gets, running `/bin/true`), and the proof runner's copy-on-write view of
+ * the repository (`--cow`, or the `unshare` chain), so the answer is what this machine does, not what its
+ * files suggest.
  */
 
 import { spawnSync } from "node:child_process";
-import { chooseMechanism, detectMechanisms } from "./mechanism.js";
-import { nodeDetectFs } from "./node-fs.js";
-import { BWRAP_BASE_ARGS } from "./plan.js";
+import { fileURLToPath } from "node:url";
+import { landlockHelperPath } from "./landlock-helper.js";
+import { bwrapTools, chooseMechanism, detectMechanisms } from "./mechanism.js";
+import { nodeDetectFs, nodeProbe } from "./node-fs.js";
+import { BWRAP_BASE_ARGS, copyOnWriteRefusal, launchArgv, launcherOf } from "./plan.js";
+
+/** This package's root (`dist/sandbox/` or `src/sandbox/` → two folders up), where `dist/native` lies. */
+const PACKAGE_ROOT = fileURLToPath(new URL("../../", import.meta.url));
 
 export type SandboxCheck =
   | { ok: true; mechanism: "bwrap"; bwrap: string; copyOnWrite: boolean }
@@ -19,13 +26,25 @@ const HINT =
 export function checkSandbox(
   env: { PATH?: string | undefined } = process.env,
   run: (argv: string[]) => { status: number | null; stderr: string } = spawnQuiet,
+  opts: {
+    /** The repository the copy-on-write view is tried on (a realpath; default: the current folder's). */
+    root?: string;
+    /** The native helper (default: this package's, when built); null: none. */
+    helper?: string | null;
+  } = {},
 ): SandboxCheck {
-  const m = chooseMechanism(detectMechanisms(nodeDetectFs, env, process.platform, process.getuid?.() ?? 0));
+  const facts = detectMechanisms(nodeDetectFs, env, process.platform, process.getuid?.() ?? 0);
+  const helper = opts.helper === null ? undefined : (opts.helper ?? landlockHelperPath(PACKAGE_ROOT));
+  if (helper !== undefined && facts.platform === "linux") facts.landlock = helper;
+  const m = chooseMechanism(facts);
   if (m.kind !== "bwrap") {
-    // detectMechanisms alone never offers Landlock (the hook adds the helper it finds)
+    // Landlock alone is not offered here: it is what the hook falls back to inside another sandbox
     return { ok: false, why: m.kind === "none" ? m.why : "bubblewrap is not usable here", hint: HINT };
   }
-  const probe = run([m.bwrap, ...BWRAP_BASE_ARGS, "--", "/bin/true"]);
+  const tools = bwrapTools(m);
+  const probe = run(
+    launchArgv(launcherOf(tools, false), undefined, [m.bwrap, ...BWRAP_BASE_ARGS, "--", "/bin/true"]),
+  );
   if (probe.status !== 0) {
     const said = probe.stderr.trim().split("\n")[0] ?? "";
     return {
@@ -34,15 +53,20 @@ export function checkSandbox(
       hint: HINT,
     };
   }
+  const root = opts.root ?? nodeProbe.realpath(process.cwd()) ?? process.cwd();
   const cow =
-    m.unshare !== undefined &&
-    run([
-      "/bin/sh",
-      "-c",
-      '"$1" --user --map-root-user --mount mount -t tmpfs devrites-check /dev/shm',
-      "devrites-check",
-      m.unshare,
-    ]).status === 0;
+    copyOnWriteRefusal(root, tools, nodeProbe) === undefined &&
+    run(
+      launchArgv(launcherOf(tools, true), root, [
+        m.bwrap,
+        ...BWRAP_BASE_ARGS,
+        "--bind",
+        root,
+        root,
+        "--",
+        "/bin/true",
+      ]),
+    ).status === 0;
   return { ok: true, mechanism: "bwrap", bwrap: m.bwrap, copyOnWrite: cow };
 }
 

@@ -66,12 +66,21 @@ export const SCRUBBED_ENV_NAMES: readonly string[] = [
 /** Removed when a name starts with one of these (dynamic loader, git's own redirection and config). */
 export const SCRUBBED_ENV_PREFIXES: readonly string[] = ["LD_", "DYLD_", "GIT_"];
 
+/** How bash names an exported function in the environment (`BASH_FUNC_<name>%%`). */
+export const EXPORTED_FUNCTION_PREFIX = "BASH_FUNC_";
+
+/**
+ * Every prefix the native helper removes before bubblewrap starts (`--unset-prefix`): the scrubbed prefixes
+ * and exported functions, whatever the host added after the hook looked.
+ */
+export const HELPER_UNSET_PREFIXES: readonly string[] = [...SCRUBBED_ENV_PREFIXES, EXPORTED_FUNCTION_PREFIX];
+
 /** Whether `name` is scrubbed (for tests and documentation). */
 export function isScrubbedEnv(name: string): boolean {
   return (
     SCRUBBED_ENV_NAMES.includes(name) ||
     SCRUBBED_ENV_PREFIXES.some((p) => name.startsWith(p)) ||
-    name.startsWith("BASH_FUNC_")
+    name.startsWith(EXPORTED_FUNCTION_PREFIX)
   );
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chooseMechanism, type DetectFs, detectMechanisms, usernsAllowed } from "./mechanism.js";
+import { bwrapTools, chooseMechanism, type DetectFs, detectMechanisms, usernsAllowed } from "./mechanism.js";
 
 function fakeFs(files: Record<string, string | true>): DetectFs {
   return {
@@ -57,6 +57,27 @@ describe("chooseMechanism", () => {
     });
   });
 
+  it("lets the helper make the copy-on-write view only where a program without a profile may mount", () => {
+    const m = chooseMechanism({ ...base, landlock: "/x/landlock", profilelessMounts: true });
+    expect(m).toMatchObject({ kind: "bwrap", landlock: "/x/landlock", helperCow: true });
+    expect(m.kind === "bwrap" && bwrapTools(m)).toEqual({
+      bwrap: "/usr/bin/bwrap",
+      bash: "/bin/bash",
+      helper: "/x/landlock",
+      helperCow: true,
+    });
+    // near misses: under the AppArmor restriction (false) or unknown, and without a helper
+    const no = chooseMechanism({ ...base, landlock: "/x/landlock", profilelessMounts: false });
+    expect(no).not.toHaveProperty("helperCow");
+    expect(no.kind === "bwrap" && bwrapTools(no)).toEqual({
+      bwrap: "/usr/bin/bwrap",
+      bash: "/bin/bash",
+      helper: "/x/landlock",
+    });
+    expect(chooseMechanism({ ...base, landlock: "/x/landlock" })).not.toHaveProperty("helperCow");
+    expect(chooseMechanism({ ...base, profilelessMounts: true })).not.toHaveProperty("helperCow");
+  });
+
   it("picks Landlock alone when bubblewrap is absent or cannot use user namespaces", () => {
     const ll = { landlock: "/x/landlock", landlockOk: true };
     expect(chooseMechanism({ ...base, ...ll, bwrap: undefined })).toEqual({
@@ -112,6 +133,11 @@ describe("detectMechanisms", () => {
       detectMechanisms(fakeFs({ ...knob, "/etc/apparmor.d/unshare": "p" }), {}, "linux", 1000).unshare,
     ).toBe("/usr/bin/unshare");
     expect(detectMechanisms(fakeFs(knob), {}, "linux", 0).unshare).toBe("/usr/bin/unshare");
+    // the helper has no profile of its own: it may mount only for root, or without the restriction
+    expect(detectMechanisms(fakeFs(knob), {}, "linux", 1000).profilelessMounts).toBe(false);
+    expect(detectMechanisms(fakeFs(knob), {}, "linux", 0).profilelessMounts).toBe(true);
+    const off = { ...knob, "/proc/sys/kernel/apparmor_restrict_unprivileged_userns": "0\n" };
+    expect(detectMechanisms(fakeFs(off), {}, "linux", 1000).profilelessMounts).toBe(true);
   });
 
   it("finds nothing off Linux", () => {

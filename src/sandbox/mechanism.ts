@@ -11,6 +11,8 @@
  *   never runs unsandboxed (see ./plan.ts). `devrites init` tries one for real.
  */
 
+import type { SandboxTools } from "./plan.js";
+
 export interface MechanismFacts {
   platform: string;
   /** Absolute paths of the programs found (undefined when absent). */
@@ -21,13 +23,26 @@ export interface MechanismFacts {
   landlock?: string;
   /** Whether this kernel applies Landlock (`landlockSupported`); only asked when bubblewrap is unusable. */
   landlockOk?: boolean;
+  /**
+   * Whether a program without an AppArmor profile of its own may mount in a user namespace it makes (false
+   * for an ordinary user under Ubuntu's `apparmor_restrict_unprivileged_userns`): the helper's `--cow`.
+   */
+  profilelessMounts?: boolean;
   /** Whether this user may create user namespaces, as far as `/proc/sys` tells; with the reason when not. */
   userns: { ok: true } | { ok: false; why: string };
 }
 
 export type MechanismChoice =
   /** `landlock`: the helper the script falls back to when bubblewrap cannot start (Codex's own sandbox). */
-  | { kind: "bwrap"; bwrap: string; unshare?: string; bash: string; landlock?: string }
+  | {
+      kind: "bwrap";
+      bwrap: string;
+      unshare?: string;
+      bash: string;
+      landlock?: string;
+      /** The helper (`landlock`) may make the proof runner's copy-on-write view here (`--cow`). */
+      helperCow?: boolean;
+    }
   /** No usable bubblewrap, but the Landlock helper and a kernel that applies it. */
   | { kind: "landlock"; landlock: string; bash: string }
   | { kind: "none"; why: string };
@@ -44,6 +59,7 @@ export function chooseMechanism(f: MechanismFacts): MechanismChoice {
       bash: f.bash,
       ...(f.unshare !== undefined ? { unshare: f.unshare } : {}),
       ...(f.landlock !== undefined ? { landlock: f.landlock } : {}),
+      ...(f.landlock !== undefined && f.profilelessMounts === true ? { helperCow: true } : {}),
     };
   }
   if (f.landlock !== undefined && f.landlockOk === true) {
@@ -56,6 +72,19 @@ export function chooseMechanism(f: MechanismFacts): MechanismChoice {
     };
   }
   return { kind: "none", why: f.userns.ok ? "no sandbox mechanism" : f.userns.why };
+}
+
+/**
+ * The planner's programs for a bubblewrap choice, the native helper (when found) starting bubblewrap; the
+ * helper as Landlock fallback is added by the caller, which also needs a scratch folder for it.
+ */
+export function bwrapTools(m: Extract<MechanismChoice, { kind: "bwrap" }>): SandboxTools {
+  return {
+    bwrap: m.bwrap,
+    bash: m.bash,
+    ...(m.unshare !== undefined ? { unshare: m.unshare } : {}),
+    ...(m.landlock !== undefined ? { helper: m.landlock, ...(m.helperCow ? { helperCow: true } : {}) } : {}),
+  };
 }
 
 /** The file-system reads detection needs (production: node:fs). */
@@ -121,14 +150,11 @@ export function detectMechanisms(
   if (platform !== "linux") return { platform, userns: { ok: false, why: "not Linux" } };
   const bwrap = findProgram("bwrap", fs, env.PATH);
   let unshare = findProgram("unshare", fs, env.PATH);
-  // Under Ubuntu's AppArmor restriction `unshare` needs a profile of its own; without one the proof runner's
-  // copy-on-write view could not start, so it is planned read-only instead.
-  if (
-    unshare !== undefined &&
-    uid !== 0 &&
-    fs.readText("/proc/sys/kernel/apparmor_restrict_unprivileged_userns")?.trim() === "1" &&
-    !fs.exists("/etc/apparmor.d/unshare")
-  ) {
+  // Under Ubuntu's AppArmor restriction a program needs a profile of its own to mount in a user namespace it
+  // makes; without one the proof runner's copy-on-write view could not start, so it is planned read-only.
+  const profilelessMounts =
+    uid === 0 || fs.readText("/proc/sys/kernel/apparmor_restrict_unprivileged_userns")?.trim() !== "1";
+  if (unshare !== undefined && !profilelessMounts && !fs.exists("/etc/apparmor.d/unshare")) {
     unshare = undefined;
   }
   const bash = ["/bin/bash", "/usr/bin/bash"].find((p) => fs.isExecutable(p));
@@ -137,6 +163,7 @@ export function detectMechanisms(
     ...(bwrap !== undefined ? { bwrap } : {}),
     ...(unshare !== undefined ? { unshare } : {}),
     ...(bash !== undefined ? { bash } : {}),
+    profilelessMounts,
     userns: usernsAllowed(fs, uid),
   };
 }

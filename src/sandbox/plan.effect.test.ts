@@ -20,7 +20,7 @@ import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeRepo, mechanismHere, planned, run, snapshot } from "../../tests/helpers/sandbox.js";
+import { helperHere, makeRepo, mechanismHere, planned, run, snapshot } from "../../tests/helpers/sandbox.js";
 
 const m = mechanismHere();
 const d = m.kind === "bwrap" ? describe : describe.skip;
@@ -324,6 +324,154 @@ d("proof runner: the repository copy-on-write", () => {
 });
 
 /**
+ * The two ways bubblewrap is started: by the native helper (`--plain`, `--cow`: the hook's way when the helper
+ * is built) and without it (a prelude bash inside, the `unshare` chain for copy-on-write). Each must give the
+ * command the same sandbox and the same shell the host would have started.
+ */
+const helper = helperHere();
+if (helper === undefined) console.warn("launch-path effect tests: no native helper built (npm run build)");
+const LAUNCHES = [
+  { name: "started by the native helper", helper: true, skip: helper === undefined },
+  { name: "started without the helper", helper: false, skip: false },
+] as const;
+for (const launch of LAUNCHES) {
+  const dl = m.kind === "bwrap" && !launch.skip ? describe : describe.skip;
+  dl(`bubblewrap ${launch.name}`, () => {
+    const plan = (o: Parameters<typeof planned>[0]) => planned({ ...o, helper: launch.helper });
+
+    it("names the way it starts (the helper, or not at all)", () => {
+      const root = repo();
+      const ro = plan({ mode: "read-only", root, command: "true" });
+      const cow = plan({ mode: "proof", root, command: "true" });
+      if (launch.helper) {
+        expect(ro).toContain(`${helper} --plain `);
+        expect(cow).toContain(`${helper} --cow ${root} --cow-at /dev/shm `);
+        expect(cow).not.toContain("/usr/bin/unshare");
+      } else {
+        expect(ro).not.toContain("--plain");
+        expect(cow).toContain("--map-root-user");
+      }
+    });
+
+    it("proof runner: writes, a new folder and git's index vanish; tree and .git stay byte-identical", () => {
+      const root = repo({ "a.txt": "a\n", "src/b.ts": "b\n" });
+      const before = snapshot(root);
+      const r = run(
+        plan({
+          mode: "proof",
+          root,
+          command:
+            "echo t > a.txt && rm src/b.ts && mkdir -p coverage && echo r > coverage/r && git add -A && git status --short && cat a.txt && id -u",
+        }),
+      );
+      expect(r.stderr).toBe("");
+      expect(r.stdout).toBe("M  a.txt\nA  coverage/r\nD  src/b.ts\nt\n0\n");
+      expect(r.status).toBe(0);
+      expect(snapshot(root)).toEqual(before);
+      // nothing survives: a second call sees the tree as it is
+      expect(run(plan({ mode: "proof", root, command: "cat a.txt; ls coverage 2>&1" })).stdout).toContain(
+        "a\nls: cannot access 'coverage'",
+      );
+    });
+
+    it("proof runner: the command cannot undo the overlay to reach the real tree", () => {
+      const root = repo();
+      const before = snapshot(root);
+      const r = run(
+        plan({
+          mode: "proof",
+          root,
+          command: `umount -l ${root} 2>&1 || echo no-umount; echo x > a.txt; cat a.txt`,
+        }),
+      );
+      expect(r.stdout).toContain("no-umount\nx\n");
+      expect(snapshot(root)).toEqual(before);
+    });
+
+    for (const mode of ["read-only", "proof"] as const) {
+      it(`${mode}: the shell is the one the host starts: $0, no positional parameters, exit status, syntax errors`, () => {
+        const root = repo();
+        const cmds = [
+          // biome-ignore-start lint/suspicious/noTemplateCurlyInString: shell parameter expansions
+          'echo "$0 $# ${1-none}"; exit 3',
+          "echo a; )",
+          "echo $LINENO; echo ${BASH_LINENO[@]} $SHLVL",
+          // biome-ignore-end lint/suspicious/noTemplateCurlyInString: shell parameter expansions
+        ];
+        for (const c of cmds) {
+          const bare = run(c, { cwd: root });
+          const wrapped = run(plan({ mode, root, command: c }), { cwd: root });
+          expect({ c, ...wrapped }).toEqual({ c, ...bare });
+        }
+      });
+
+      it(`${mode}: no inherited descriptor and no prefixed variable the host added after the hook`, () => {
+        const root = repo();
+        const stdio: ("pipe" | "ignore" | number)[] = ["ignore", "pipe", "pipe"];
+        const outside = join(mkdtempSync(join(tmpdir(), "devrites-fd-")), "out.txt");
+        cleanups.push(() => rmSync(join(outside, ".."), { recursive: true, force: true }));
+        writeFileSync(outside, "before\n");
+        const fd = openSync(outside, "a");
+        try {
+          for (let i = 3; i < 12; i++) stdio.push(i === 11 ? fd : "pipe");
+          const r = run(
+            plan({
+              mode,
+              root,
+              command:
+                "echo leak >&11; ls /proc/self/fd | wc -l; env | grep -cE '^(GIT_|LD_|BASH_FUNC_)'; echo $KEEP",
+              env: { PATH: process.env.PATH },
+            }),
+            {
+              stdio,
+              env: {
+                PATH: process.env.PATH,
+                GIT_DIR: "/nowhere",
+                LD_AUDIT: "/nonexistent.so",
+                "BASH_FUNC_ls%%": "() { echo hijacked; }",
+                KEEP: "kept",
+              },
+            },
+          );
+          expect(r.stderr).toContain("Bad file descriptor");
+          expect(r.stdout).toBe("4\n0\nkept\n"); // 0 1 2 and ls's own handle
+          expect(readFileSync(outside, "utf8")).toBe("before\n");
+          // control: unwrapped, the descriptor and the variables reach the command
+          const bare = run("echo leak >&11; env | grep -cE '^(GIT_|LD_)'", {
+            stdio,
+            env: { PATH: process.env.PATH, GIT_DIR: "/nowhere", LD_AUDIT: "/nonexistent.so" },
+          });
+          expect(bare.stdout).toBe("2\n");
+          expect(readFileSync(outside, "utf8")).toBe("before\nleak\n");
+        } finally {
+          closeSync(fd);
+        }
+      });
+
+      it(`${mode}: fails closed with 126 when no namespace may be made (nested in a no-userns sandbox)`, () => {
+        const root = repo();
+        const marker = join(root, "ran");
+        const wrap = [
+          "bwrap",
+          "--bind",
+          "/",
+          "/",
+          "--dev",
+          "/dev",
+          "--unshare-user",
+          "--disable-userns",
+          "--",
+        ];
+        const r = run(plan({ mode, root, command: `echo ran > ${marker}` }), { wrap });
+        expect(r.status).toBe(126);
+        expect(r.stderr).toContain("devrites sandbox: the sandbox could not start here");
+        expect(existsSync(marker)).toBe(false);
+      });
+    }
+  });
+}
+
+/**
  * The same effects for an ordinary user (root skips nothing here, but a user's namespaces are unprivileged):
  * make one when running as root, give it a repository it owns, run the planned commands as it.
  */
@@ -365,14 +513,21 @@ du("as an unprivileged user", () => {
     expect(readFileSync(join(root, "b.txt"), "utf8")).toBe("b\n");
   });
 
-  it("proof: copy-on-write works unprivileged too", () => {
-    const root = userRepo({ "a.txt": "a\n" });
-    const before = snapshot(root);
-    const r = asUser(
-      planned({ mode: "proof", root, command: "echo t > a.txt && mkdir c && cat a.txt" }),
-      root,
-    );
-    expect(r.stdout).toBe("t\n");
-    expect(snapshot(root)).toEqual(before);
-  });
+  for (const withHelper of [true, false]) {
+    it(`proof: copy-on-write works unprivileged too (${withHelper ? "the native helper" : "unshare"})`, () => {
+      const root = userRepo({ "a.txt": "a\n" });
+      const before = snapshot(root);
+      const cmd = planned({
+        mode: "proof",
+        root,
+        command: "echo t > a.txt && mkdir c && cat a.txt && ls -ld . | cut -c1-10",
+        helper: withHelper,
+      });
+      if (withHelper && helperHere() !== undefined) expect(cmd).toContain(" --cow ");
+      const r = asUser(cmd, root);
+      expect(r.stderr).toBe("");
+      expect(r.stdout).toBe("t\ndrwxr-xr-x\n");
+      expect(snapshot(root)).toEqual(before);
+    });
+  }
 });

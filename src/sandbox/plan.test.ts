@@ -153,6 +153,86 @@ describe("planSandbox: proof runner", () => {
   });
 });
 
+describe("planSandbox: the native helper starts bubblewrap", () => {
+  const H = "/pkg/dist/native/devrites-landlock-linux-x64";
+  const tools = { bwrap: "/usr/bin/bwrap", unshare: "/usr/bin/unshare", bash: "/bin/bash", helper: H };
+  const firstLine = (p: ReturnType<typeof plan>): string =>
+    p.ok ? ((p.argv[2] ?? "").split("\n")[0] ?? "") : "";
+  const UNSET = "--unset-prefix LD_ --unset-prefix DYLD_ --unset-prefix GIT_ --unset-prefix BASH_FUNC_ --";
+
+  it("runs the leaf's shell directly inside bubblewrap, under `helper --plain`: no prelude shell", () => {
+    const p = plan({ tools, command: "ls -a" });
+    expect(p).toMatchObject({ ok: true, mechanism: "bwrap" });
+    const line = firstLine(p);
+    expect(line.startsWith(`${H} --plain ${UNSET} /usr/bin/bwrap `)).toBe(true);
+    expect(line.endsWith("--chdir /r -- /bin/bash -c 'ls -a'")).toBe(true);
+    expect(line).not.toContain("--noprofile");
+    expect(line).not.toContain("/proc/self/fd");
+    // the helper refuses with 125: that exit is checked for a start failure too
+    expect(p.ok && p.argv[2]).toContain('if { [ "$s" -eq 1 ] || [ "$s" -eq 125 ]; } && ! ');
+  });
+
+  it("makes the proof runner's copy-on-write view with `--cow` when it may mount here: one program, no unshare", () => {
+    const p = plan({ mode: "proof", tools: { ...tools, helperCow: true } });
+    expect(p).toMatchObject({ ok: true, mechanism: "bwrap+overlay" });
+    const line = firstLine(p);
+    expect(line.startsWith(`${H} --cow /r --cow-at /dev/shm ${UNSET} /usr/bin/bwrap `)).toBe(true);
+    expect(line).toContain("--cap-drop ALL");
+    expect(line).toContain("--bind /r /r");
+    expect(line).not.toContain("/usr/bin/unshare");
+    expect(line).not.toContain("mount -t");
+  });
+
+  it("near miss: a helper that may not mount leaves copy-on-write to unshare, with the prelude shell", () => {
+    const p = plan({ mode: "proof", tools });
+    expect(p).toMatchObject({ ok: true, mechanism: "bwrap+overlay" });
+    const line = firstLine(p);
+    expect(line.startsWith("/usr/bin/unshare --user --map-root-user --mount /bin/sh -c")).toBe(true);
+    expect(line).not.toContain(H);
+    expect(line).toContain("/bin/bash --noprofile --norc -c");
+    expect(p.ok && p.argv[2]).toContain('if [ "$s" -eq 1 ] && ! ');
+    // and without unshare either: read-only, said
+    const q = plan({ mode: "proof", tools: { bwrap: "/usr/bin/bwrap", bash: "/bin/bash", helper: H } });
+    expect(q).toMatchObject({
+      ok: true,
+      mechanism: "bwrap",
+      notes: [expect.stringContaining("native helper")],
+    });
+    expect(firstLine(q).startsWith(`${H} --plain `)).toBe(true);
+    expect(firstLine(q)).not.toContain("--bind /r /r");
+  });
+
+  it("binds a copy-on-write repository under a masked folder once, writable (no read-only restore beneath)", () => {
+    const fs = { ...FS, "/tmp/r": { kind: "dir" as const }, "/tmp/r/.git": { kind: "dir" as const } };
+    const p = planSandbox(
+      req({
+        mode: "proof",
+        root: "/tmp/r",
+        gitDir: "/tmp/r/.git",
+        cwd: "/tmp/r",
+        tools: { ...tools, helperCow: true },
+      }),
+      fakeProbe(fs),
+    );
+    expect(p.ok && firstLine(p)).toContain(
+      "--tmpfs /tmp --tmpfs /run/user --ro-bind /dev/null /run/docker.sock --bind /tmp/r /tmp/r --setenv",
+    );
+    const ro = planSandbox(
+      req({ root: "/tmp/r", gitDir: "/tmp/r/.git", cwd: "/tmp/r", tools }),
+      fakeProbe(fs),
+    );
+    expect(ro.ok && firstLine(ro)).toContain("--ro-bind /tmp/r /tmp/r");
+  });
+
+  it("refuses a relative helper path", () => {
+    expect(plan({ tools: { ...tools, helper: "dist/native/h" } })).toMatchObject({
+      ok: false,
+      code: "sandbox.bad-request",
+      why: "the native helper is not an absolute path",
+    });
+  });
+});
+
 describe("planSandbox: wright", () => {
   it("binds exactly the allowlisted files writable, by their real path", () => {
     const p = plan({ mode: "wright", allowlist: ["/r/src/a.ts", "/r/src/b.ts"] });

@@ -13,18 +13,24 @@
  *   cgroup), a user namespace of its own with every capability dropped and no further user namespaces
  *   (`--unshare-user --disable-userns --cap-drop ALL`), so nothing inside can remount what bubblewrap set up;
  * - a new session (`--new-session`: no `TIOCSTI` into the host's terminal), killed when its parent dies;
- * - no inherited file descriptor beyond 0, 1, 2 (bubblewrap passes them through; the first shell inside
- *   closes them before the leaf's command starts);
+ * - no inherited file descriptor beyond 0, 1, 2 (bubblewrap passes them through: the native helper closes
+ *   them before it starts bubblewrap, or without the helper the first shell inside does);
  * - the environment without `SCRUBBED_ENV_NAMES` / `SCRUBBED_ENV_PREFIXES` (./env.ts).
+ *
+ * Launch: with the native helper (`tools.helper`, the Landlock helper's launch modes), the script runs
+ * `helper --plain|--cow … -- bwrap … -- <shell> -c <command>`: the helper removes the prefixed variables and
+ * closes the descriptors, so the leaf's shell is the first program inside. Without it, a prelude bash inside
+ * bubblewrap does both and execs the shell (one exec more per call).
  *
  * Per role:
  * - read-only roles: nothing else is writable;
- * - proof runner: the repository copy-on-write: an outer `unshare --user --map-root-user --mount` (a user +
- *   mount namespace of its own)
- *   mounts a tmpfs and an overlay of it over the repository, then execs bubblewrap, which binds the overlay
- *   writable and drops every capability before the command runs (so the command cannot undo the overlay).
- *   Writes land in the tmpfs and vanish when the command ends; the real tree and `.git` are never written.
- *   Without `unshare`, or for a repository path overlayfs cannot take, it runs like a read-only role;
+ * - proof runner: the repository copy-on-write: the native helper's `--cow` (or, without the helper, an outer
+ *   `unshare --user --map-root-user --mount` and `/bin/sh` running `mount`, `mkdir`, `mount`) makes a user +
+ *   mount namespace of its own, mounts a tmpfs and an overlay of it over the repository, then execs
+ *   bubblewrap, which binds the overlay writable and drops every capability before the command runs (so the
+ *   command cannot undo the overlay). Writes land in the tmpfs and vanish when the command ends; the real tree
+ *   and `.git` are never written. Without either, or for a repository path overlayfs cannot take, it runs like
+ *   a read-only role;
  * - wright: each allowlisted file bound writable (its real path, which must be a regular file inside the
  *   repository with one link), nothing else. A missing allowlisted file (and its missing parent folders) is
  *   created empty before the sandbox starts, and removed afterwards if it is still empty; missing parent folders
@@ -44,7 +50,7 @@
  */
 
 import { isAbsolute, relative, sep } from "node:path";
-import { SCRUBBED_ENV_NAMES, scrubbedFrom, scrubPreamble } from "./env.js";
+import { HELPER_UNSET_PREFIXES, SCRUBBED_ENV_NAMES, scrubbedFrom, scrubPreamble } from "./env.js";
 import { LandlockSpecError, landlockArgv } from "./landlock-helper.js";
 import { shellJoin, shellQuote } from "./quote.js";
 
@@ -60,8 +66,17 @@ export interface Probe {
 export interface SandboxTools {
   /** Absent: the plan runs the command under the Landlock helper directly. */
   bwrap?: string;
-  /** util-linux `unshare`: needed for the proof runner's copy-on-write view. */
+  /** util-linux `unshare`: the proof runner's copy-on-write view without the helper. */
   unshare?: string;
+  /**
+   * The native helper (the same program as `landlock`) in its launch modes, run before bubblewrap: it closes
+   * inherited descriptors and removes the prefixed variables (`--plain`), so no prelude shell runs inside;
+   * with `helperCow` it also makes the proof runner's copy-on-write view (`--cow`), one exec instead of
+   * `unshare`, `sh`, `mount`, `mkdir`, `mount`.
+   */
+  helper?: string;
+  /** Whether the helper may make the copy-on-write view here (it may mount in a user namespace it makes). */
+  helperCow?: boolean;
   /** bash: the first shell inside the sandbox (closes descriptors, scrubs the environment). */
   bash: string;
   /**
@@ -237,6 +252,73 @@ const COW_MOUNT = "/dev/shm";
 /** Overlayfs takes `lowerdir=` paths without these (`,` splits options, `:` lower layers, `\` escapes). */
 const OVERLAY_UNSAFE = /[,:\\\n\r]/;
 
+/** Why the proof runner's repository at `root` cannot be copy-on-write here (a note for the plan), if it can. */
+export function copyOnWriteRefusal(root: string, tools: SandboxTools, probe: Probe): string | undefined {
+  if (tools.unshare === undefined && !(tools.helper !== undefined && tools.helperCow === true)) {
+    return "no `unshare` and no native helper that may mount here: the proof runner's repository is read-only instead of copy-on-write";
+  }
+  if (probe.lstat(COW_MOUNT)?.kind !== "dir" || under(COW_MOUNT, root)) {
+    return `no \`${COW_MOUNT}\` folder to mount the copy-on-write layer on: the proof runner's repository is read-only instead`;
+  }
+  if (OVERLAY_UNSAFE.test(root)) {
+    return "the repository path has a character overlayfs cannot take (`,` `:` `\\` or a line break): the proof runner's repository is read-only instead of copy-on-write";
+  }
+  return undefined;
+}
+
+/**
+ * What starts bubblewrap: the native helper (`--plain`, or `--cow` for the copy-on-write view), the `unshare`
+ * chain (copy-on-write without a helper that may mount), or nothing (bubblewrap directly).
+ */
+export type Launcher =
+  | { via: "helper"; helper: string }
+  | { via: "unshare"; unshare: string }
+  | { via: "direct" };
+
+export function launcherOf(tools: SandboxTools, cow: boolean): Launcher {
+  if (tools.helper !== undefined && (!cow || tools.helperCow === true))
+    return { via: "helper", helper: tools.helper };
+  if (cow && tools.unshare !== undefined) return { via: "unshare", unshare: tools.unshare };
+  return { via: "direct" };
+}
+
+/**
+ * The argv that starts `sandbox` (bubblewrap's argv) through `launcher`; with `cowRoot`, inside the
+ * copy-on-write view of that folder (mounted on `COW_MOUNT`). `devrites init`'s check runs this too.
+ */
+export function launchArgv(
+  launcher: Launcher,
+  cowRoot: string | undefined,
+  sandbox: readonly string[],
+): string[] {
+  if (launcher.via === "helper") {
+    return [
+      launcher.helper,
+      ...(cowRoot !== undefined ? ["--cow", cowRoot, "--cow-at", COW_MOUNT] : ["--plain"]),
+      ...HELPER_UNSET_PREFIXES.flatMap((p) => ["--unset-prefix", p]),
+      "--",
+      ...sandbox,
+    ];
+  }
+  if (cowRoot === undefined) return [...sandbox];
+  if (launcher.via !== "unshare") throw new Error("copy-on-write needs the helper or unshare (a bug)");
+  const mountScript =
+    'mount -t tmpfs devrites-cow "$1" && mkdir "$1/u" "$1/w" && mount -t overlay devrites-cow -o "lowerdir=$2,upperdir=$1/u,workdir=$1/w" "$2" || exit 1; shift 2; exec "$@"';
+  return [
+    launcher.unshare,
+    "--user",
+    "--map-root-user",
+    "--mount",
+    "/bin/sh",
+    "-c",
+    mountScript,
+    "devrites-cow",
+    COW_MOUNT,
+    cowRoot,
+    ...sandbox,
+  ];
+}
+
 interface WrightFile {
   /** The path to bind writable (a realpath). */
   bind: string;
@@ -353,6 +435,7 @@ export function planSandbox(req: SandboxRequest, probe: Probe): SandboxPlan {
     ["shell", req.shell],
     ["bash", req.tools.bash],
     ...(req.tools.bwrap !== undefined ? [["bwrap", req.tools.bwrap] as const] : []),
+    ...(req.tools.helper !== undefined ? [["native helper", req.tools.helper] as const] : []),
     ...(req.tools.landlock !== undefined
       ? [["Landlock helper", req.tools.landlock] as const, ["scratch folder", req.scratch] as const]
       : []),
@@ -395,22 +478,14 @@ export function planSandbox(req: SandboxRequest, probe: Probe): SandboxPlan {
       "under Landlock the proof runner's repository is read-only (no copy-on-write): writes go to the scratch folder ($TMPDIR) only",
     );
   }
-  if (cow && req.tools.unshare === undefined) {
-    cow = false;
-    notes.push("no `unshare` found: the proof runner's repository is read-only instead of copy-on-write");
+  if (cow) {
+    const why = copyOnWriteRefusal(req.root, req.tools, probe);
+    if (why !== undefined) {
+      cow = false;
+      notes.push(why);
+    }
   }
-  if (cow && (probe.lstat(COW_MOUNT)?.kind !== "dir" || under(COW_MOUNT, req.root))) {
-    cow = false;
-    notes.push(
-      `no \`${COW_MOUNT}\` folder to mount the copy-on-write layer on: the proof runner's repository is read-only instead`,
-    );
-  }
-  if (cow && OVERLAY_UNSAFE.test(req.root)) {
-    cow = false;
-    notes.push(
-      "the repository path has a character overlayfs cannot take (`,` `:` `\\` or a line break): the proof runner's repository is read-only instead of copy-on-write",
-    );
-  }
+  const launcher = launcherOf(req.tools, cow);
 
   // --- bubblewrap's arguments --------------------------------------------------------------------------
   const args: string[] = [req.tools.bwrap ?? "bwrap", ...BWRAP_BASE_ARGS];
@@ -430,7 +505,8 @@ export function planSandbox(req: SandboxRequest, probe: Probe): SandboxPlan {
       args.push("--ro-bind", "/dev/null", s);
   }
   // Bring back, read-only, what the masks hid but the command needs: the repository, its git dir, the cwd.
-  const restored: string[] = [];
+  // (the copy-on-write repository is bound writable below, over anything restored inside it)
+  const restored: string[] = cow ? [req.root] : [];
   for (const p of [req.root, req.gitDir, req.cwd]) {
     if (!masked.some((m) => under(m, p) && p !== m)) continue;
     if (restored.some((r) => under(r, p))) continue;
@@ -453,15 +529,12 @@ export function planSandbox(req: SandboxRequest, probe: Probe): SandboxPlan {
     // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion, not a template
     'for f in /proc/self/fd/*; do n=${f##*/}; case $n in 0|1|2) ;; *) eval "exec $n>&-";; esac; done';
   const inner = `${closeFds}; ${scrubPreamble()}; exec ${shellQuote(req.shell)} -c "$1"`;
-  const innerShell = (command: string) => [
-    req.tools.bash,
-    "--noprofile",
-    "--norc",
-    "-c",
-    inner,
-    SANDBOX_NAME,
-    command,
-  ];
+  // With the helper the descriptors are closed and the variables removed before bubblewrap starts: the leaf's
+  // shell is the first program inside, exactly as the host would have started it.
+  const innerShell = (command: string) =>
+    launcher.via === "helper"
+      ? [req.shell, "-c", command]
+      : [req.tools.bash, "--noprofile", "--norc", "-c", inner, SANDBOX_NAME, command];
   const sandboxRun = (command: string) => [...args, ...innerShell(command)];
 
   /** The command under the Landlock helper: the scratch folder writable, the wright's files, no network. */
@@ -488,25 +561,8 @@ export function planSandbox(req: SandboxRequest, probe: Probe): SandboxPlan {
     ]);
   };
 
-  const launch = (command: string): string => {
-    const words = sandboxRun(command);
-    if (!cow) return shellJoin(words);
-    const mountScript =
-      'mount -t tmpfs devrites-cow "$1" && mkdir "$1/u" "$1/w" && mount -t overlay devrites-cow -o "lowerdir=$2,upperdir=$1/u,workdir=$1/w" "$2" || exit 1; shift 2; exec "$@"';
-    return shellJoin([
-      req.tools.unshare as string,
-      "--user",
-      "--map-root-user",
-      "--mount",
-      "/bin/sh",
-      "-c",
-      mountScript,
-      "devrites-cow",
-      COW_MOUNT,
-      req.root,
-      ...words,
-    ]);
-  };
+  const launch = (command: string): string =>
+    shellJoin(launchArgv(launcher, cow ? req.root : undefined, sandboxRun(command)));
 
   // --- the outer script --------------------------------------------------------------------------------
   try {
@@ -544,7 +600,10 @@ export function planSandbox(req: SandboxRequest, probe: Probe): SandboxPlan {
         req.tools.landlock === undefined
           ? `printf '%s\\n' ${shellQuote(START_FAILED)} >&2; s=126`
           : `printf '%s\\n' ${shellQuote(req.mode === "proof" ? `${FELL_BACK} ${PROOF_READ_ONLY}` : FELL_BACK)} >&2; ${landlockRun(req.command)}; s=$?`;
-      lines.push(`if [ "$s" -eq 1 ] && ! ${launch("true")} >/dev/null 2>&1; then ${fallback}; fi`);
+      // bubblewrap exits 1 when it cannot start; the helper 125 (both also possible exits of the command).
+      const startFailed =
+        launcher.via === "helper" ? '{ [ "$s" -eq 1 ] || [ "$s" -eq 125 ]; }' : '[ "$s" -eq 1 ]';
+      lines.push(`if ${startFailed} && ! ${launch("true")} >/dev/null 2>&1; then ${fallback}; fi`);
     }
     created.forEach((f, i) => {
       const q = shellQuote(f.bind);

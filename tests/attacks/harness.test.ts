@@ -5,10 +5,13 @@
  */
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { landlockHelperPath } from "../../src/sandbox/landlock-helper.js";
+import { mechanismHere } from "../helpers/sandbox.js";
 import {
   type AttackCase,
   type AttackRole,
   createLab,
+  DEVRITES_ROOT,
   type Host,
   hookWiring,
   interpretAnswer,
@@ -218,6 +221,23 @@ describe("what the host does with the hook's answer", () => {
     expect(r.verdict).toBe("timeout");
     expect(r.effects.some((e) => e.startsWith("hook: timed out"))).toBe(true);
     expect(r.effects.some((e) => e.includes("devrites-attack-marker-self-timeout"))).toBe(true);
+  });
+
+  it("runs a leaf's call through the real hook as a user's install plans it: the native helper starts bubblewrap", async () => {
+    const helper = landlockHelperPath(DEVRITES_ROOT);
+    const c: AttackCase = {
+      id: "self-helper",
+      class: "self-test",
+      role: "devrites-proof-runner",
+      command: "git status --short && cat src/a.ts",
+      goal: "",
+    };
+    const r = await runCase(lab, c, "claude");
+    expect(r.verdict).toBe("allow+rewrite");
+    expect(r.effects).toEqual([]);
+    if (helper === undefined || mechanismHere().kind !== "bwrap") return; // no helper built, or no bubblewrap
+    expect(r.ran).toContain("/node_modules/devrites/dist/native/devrites-landlock-linux-");
+    expect(r.ran).toContain(" --cow ");
   });
 
   it.each(["claude", "codex"] as Host[])("the generated %s settings wire a PreToolUse command", (host) => {

@@ -23,7 +23,9 @@
 
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import {
+  chmodSync,
   closeSync,
+  copyFileSync,
   mkdirSync,
   mkdtempSync,
   openSync,
@@ -34,8 +36,9 @@ import {
 } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { landlockHelperPath } from "../../src/sandbox/landlock-helper.js";
 import {
   type Change,
   diffSnapshots,
@@ -208,6 +211,16 @@ function makeTemplate(repo: string): void {
   write(repo, "node_modules/.bin/victim", "#!/bin/sh\necho victim\n", 0o755);
   // A look-alike a compromised dependency (or an earlier wright) could have planted.
   write(repo, "node_modules/.bin/cat", '#!/bin/sh\necho ran > "$(dirname "$0")/../planted-bin-ran"\n', 0o755);
+  // The native helper where a user's `npm i -D devrites` puts it, so the hook finds it as it would there
+  // (`landlockHelperPath`: `<repo>/node_modules/devrites/dist/native/`): it starts bubblewrap and is the
+  // Landlock fallback. Without a built helper the corpus runs the plain bubblewrap path.
+  const helper = landlockHelperPath(DEVRITES_ROOT);
+  if (helper !== undefined) {
+    const dest = join(repo, "node_modules", "devrites", "dist", "native", basename(helper));
+    mkdirSync(dirname(dest), { recursive: true });
+    copyFileSync(helper, dest);
+    chmodSync(dest, 0o755);
+  }
   sh(repo, "node", [CLI, "generate", "--target", repo]);
   git("add", "-A");
   git("commit", "-qm", "devrites adapters");

@@ -17,14 +17,30 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
-import { chooseMechanism, detectMechanisms, type MechanismChoice } from "../../src/sandbox/mechanism.js";
+import { fileURLToPath } from "node:url";
+import { landlockHelperPath } from "../../src/sandbox/landlock-helper.js";
+import {
+  bwrapTools,
+  chooseMechanism,
+  detectMechanisms,
+  type MechanismChoice,
+} from "../../src/sandbox/mechanism.js";
 import { nodeDetectFs, nodeProbe } from "../../src/sandbox/node-fs.js";
 import { planSandbox, type SandboxMode } from "../../src/sandbox/plan.js";
 
+const PACKAGE_ROOT = fileURLToPath(new URL("../../", import.meta.url));
+
+/** The native helper `npm run build` made (`dist/native`), as the hook would find it; undefined when absent. */
+export function helperHere(): string | undefined {
+  return process.platform === "linux" ? landlockHelperPath(PACKAGE_ROOT) : undefined;
+}
+
+/** The mechanism the hook would choose here, the native helper included when it is built. */
 export function mechanismHere(): MechanismChoice {
-  return chooseMechanism(
-    detectMechanisms(nodeDetectFs, process.env, process.platform, process.getuid?.() ?? 0),
-  );
+  const facts = detectMechanisms(nodeDetectFs, process.env, process.platform, process.getuid?.() ?? 0);
+  const helper = helperHere();
+  if (helper !== undefined) facts.landlock = helper;
+  return chooseMechanism(facts);
 }
 
 /** A git repository with one commit under a fresh temp folder. */
@@ -71,12 +87,22 @@ export interface PlanOpts {
   cwd?: string;
   /** The environment the hook would see (default: this process's). */
   env?: NodeJS.ProcessEnv;
+  /**
+   * Whether the native helper starts bubblewrap, as the hook plans it when the helper is built (default
+   * true); false plans as without a helper (a prelude shell inside, `unshare` for copy-on-write).
+   */
+  helper?: boolean;
 }
 
 /** The planned command (throws when the planner refuses or no mechanism is here). */
 export function planned(o: PlanOpts): string {
   const m = mechanismHere();
   if (m.kind !== "bwrap") throw new Error(`no sandbox here: ${m.kind === "none" ? m.why : m.kind}`);
+  const tools = bwrapTools(m);
+  if (o.helper === false) {
+    delete tools.helper;
+    delete tools.helperCow;
+  }
   const p = planSandbox(
     {
       mode: o.mode,
@@ -86,7 +112,7 @@ export function planned(o: PlanOpts): string {
       command: o.command,
       cwd: o.cwd ?? o.root,
       shell: "/bin/bash",
-      tools: m,
+      tools,
       env: o.env ?? process.env,
     },
     nodeProbe,

@@ -85,6 +85,7 @@ describe.each([
     expect(repo.read(p.result_path)).toBe(`${result}\n`);
     expect(events().map((e) => e.type)).toEqual([
       "packet.created",
+      "hook.transcript",
       "result.recorded",
       "result.checked",
       "hook.subagent-stop",

@@ -1,6 +1,8 @@
+import { resolve } from "node:path";
 import { checkSandbox, type SandboxCheck } from "../../sandbox/check.js";
+import { nodeProbe } from "../../sandbox/node-fs.js";
 import type { Command, CommandResult } from "../command.js";
-import { flag } from "../command.js";
+import { flag, str } from "../command.js";
 import {
   INSTALL_HELP_COMMON,
   INSTALL_OPTIONS,
@@ -16,7 +18,7 @@ import {
  */
 export function withSandboxCheck(result: CommandResult, check: SandboxCheck): CommandResult {
   const line = check.ok
-    ? `sandbox: bubblewrap works here (${check.bwrap}); leaf shell calls run sandboxed${check.copyOnWrite ? "" : " (the proof runner's repository read-only: no copy-on-write without unshare and overlayfs)"}`
+    ? `sandbox: bubblewrap works here (${check.bwrap}); leaf shell calls run sandboxed${check.copyOnWrite ? "" : " (the proof runner's repository read-only: no copy-on-write without the native helper or unshare, and overlayfs)"}`
     : `sandbox: none here: ${check.why}; ${check.hint}`;
   const data =
     result.data !== undefined &&
@@ -60,6 +62,11 @@ export const initCommand: Command = {
     if (hosts !== undefined && !Array.isArray(hosts)) return usageResult(hosts);
     const result = await runInstallCommand("init", args, io, { hosts, gitHook: flag(args, "git-hook") });
     if (result.exitCode === 2 || result.exitCode === 4 || result.exitCode === 5) return result;
-    return withSandboxCheck(result, checkSandbox());
+    // the copy-on-write view is tried on this repository, as the proof runner's calls will get it
+    const target = resolve(io.cwd, str(args, "target") ?? ".");
+    return withSandboxCheck(
+      result,
+      checkSandbox(process.env, undefined, { root: nodeProbe.realpath(target) ?? target }),
+    );
   },
 };
