@@ -192,6 +192,30 @@ d("every role: read-only file system, private /tmp, no network, no inherited des
     expect(Number(r.stdout.split("\n")[1])).toBeLessThan(6);
   });
 
+  it("hides a socket in the user's ~/.ssh (an ssh ControlMaster's): it cannot be connected to", async () => {
+    // the home inside the (re-bound) repository: the host's /tmp, where tests make folders, is masked anyway
+    const root = repo();
+    const home = join(root, "home");
+    mkdirSync(join(home, ".ssh"), { recursive: true });
+    const path = join(home, ".ssh", "cm-socket");
+    const server = createServer((c) => c.end());
+    await new Promise<void>((ok) => server.listen(path, ok));
+    try {
+      const probe = `node -e "require('net').connect(process.argv[1]).on('connect',()=>{console.log('connected');process.exit(0)}).on('error',(e)=>console.log(e.code))" ${path}`;
+      const r = run(
+        planned({ mode: "read-only", root, command: probe, env: { ...process.env, HOME: home } }),
+      );
+      expect(r.stdout.trim()).toBe("ENOENT");
+      // near miss: with HOME elsewhere the folder is not masked, and the same probe connects
+      const open = run(
+        planned({ mode: "read-only", root, command: probe, env: { ...process.env, HOME: "/nonexistent" } }),
+      );
+      expect(open.stdout.trim()).toBe("connected");
+    } finally {
+      server.close();
+    }
+  });
+
   it("hides other programs' sockets under /run/user", () => {
     const root = repo();
     const r = run(planned({ mode: "read-only", root, command: "ls -A /run/user | wc -l" }));

@@ -114,6 +114,33 @@ describe("planSandbox: the sandbox every role gets", () => {
     expect(p.command.startsWith("/bin/sh -c ")).toBe(true);
   });
 
+  it("hides the home folders that hold sockets reaching past it (.ssh, .gnupg, a desktop Docker …)", () => {
+    const fs = {
+      ...FS,
+      "/home": { kind: "dir" as const },
+      "/home/u": { kind: "dir" as const },
+      "/home/u/.ssh": { kind: "dir" as const },
+      "/home/u/.gnupg": { kind: "dir" as const },
+      "/home/u/.docker": { kind: "dir" as const },
+      "/home/u/.docker/run": { kind: "dir" as const },
+      "/home/u/.colima": { kind: "symlink" as const, to: "/elsewhere" },
+      "/elsewhere": { kind: "dir" as const },
+    };
+    const p = planSandbox(req({ env: { HOME: "/home/u" } }), fakeProbe(fs));
+    expect(p.ok && p.command).toContain(
+      "--tmpfs /home/u/.ssh --tmpfs /home/u/.gnupg --tmpfs /home/u/.docker/run",
+    );
+    // near misses: a symlinked one is left alone (its target is not under HOME), a missing one is not named,
+    // the rest of .docker stays visible, and a relative or missing HOME masks nothing
+    expect(p.ok && p.command).not.toContain(".colima");
+    expect(p.ok && p.command).not.toContain(".lima");
+    expect(p.ok && p.command).not.toContain("--tmpfs /home/u/.docker ");
+    for (const HOME of ["home/u", "/home/nobody", undefined]) {
+      const q = planSandbox(req({ env: HOME === undefined ? {} : { HOME } }), fakeProbe(fs));
+      expect(q.ok && q.command).not.toContain(".ssh");
+    }
+  });
+
   it("re-binds, read-only, a repository that lies under a masked folder", () => {
     const fs = { ...FS, "/tmp/r": { kind: "dir" as const }, "/tmp/r/.git": { kind: "dir" as const } };
     const p = planSandbox(req({ root: "/tmp/r", gitDir: "/tmp/r/.git", cwd: "/tmp/r" }), fakeProbe(fs));

@@ -7,7 +7,8 @@
  * - the whole file system read-only (`--ro-bind / /`), a fresh `/dev` and `/proc`;
  * - a private, empty, writable `/tmp` (a tmpfs that vanishes with the sandbox; `TMPDIR=/tmp`,
  *   `XDG_CACHE_HOME=/tmp/.cache`): the scratch directory; the folders that usually hold other programs' sockets
- *   are hidden the same way (`MASKED_DIRS`, `MASKED_SOCKETS`): connecting to a Unix socket needs no write access,
+ *   are hidden the same way (`MASKED_DIRS`, `MASKED_HOME_DIRS`, `MASKED_SOCKETS`): connecting to a Unix socket
+ *   needs no write access,
  *   so a read-only bind would still let the command drive a docker daemon, a tmux server or the session bus;
  * - no network, no view of or signals to other processes, no System V IPC (`--unshare-all`: net, pid, ipc, uts,
  *   cgroup), a user namespace of its own with every capability dropped and no further user namespaces
@@ -148,6 +149,21 @@ export const MASKED_DIRS: readonly string[] = [
   "/var/run/user",
   "/var/run/dbus",
   "/var/run/docker",
+];
+
+/**
+ * Folders under the user's home (`HOME` of the hook's environment) hidden the same way: they hold sockets that
+ * reach past the sandbox (an ssh ControlMaster socket runs commands on another machine, a desktop Docker or
+ * Colima/Lima/OrbStack socket drives a daemon, the gpg agent signs) and keys a read-only role has no need of.
+ */
+export const MASKED_HOME_DIRS: readonly string[] = [
+  ".ssh",
+  ".gnupg",
+  ".docker/run",
+  ".docker/desktop",
+  ".colima",
+  ".lima",
+  ".orbstack/run",
 ];
 
 /** Socket files covered with `/dev/null` when they exist. */
@@ -516,6 +532,16 @@ export function planSandbox(req: SandboxRequest, probe: Probe): SandboxPlan {
   }
   if (cow) args.push("--bind", req.root, req.root);
   for (const f of wright) args.push("--bind", f.bind, f.bind);
+  // The home folders last, over anything restored or bound: a repository in the home never brings them back.
+  const home = req.env?.HOME;
+  if (home !== undefined && home.startsWith("/") && home !== "/" && probe.realpath(home) === home) {
+    for (const rel of MASKED_HOME_DIRS) {
+      const d = `${home}/${rel}`;
+      if (probe.lstat(d)?.kind === "dir" && probe.realpath(d) === d) {
+        args.push("--tmpfs", d);
+      }
+    }
+  }
   // The same environment changes, descriptor closing and scrub for both mechanisms.
   const unset = [...SCRUBBED_ENV_NAMES, ...scrubbedFrom(req.env ?? {})];
   const tmp = (dir: string) => [
