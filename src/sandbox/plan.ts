@@ -534,7 +534,7 @@ export function planSandbox(req: SandboxRequest, probe: Probe): SandboxPlan {
   for (const f of wright) args.push("--bind", f.bind, f.bind);
   // The home folders last, over anything restored or bound: a repository in the home never brings them back.
   const home = req.env?.HOME;
-  if (home !== undefined && home.startsWith("/") && home !== "/" && probe.realpath(home) === home) {
+  if (home?.startsWith("/") && home !== "/" && probe.realpath(home) === home) {
     for (const rel of MASKED_HOME_DIRS) {
       const d = `${home}/${rel}`;
       if (probe.lstat(d)?.kind === "dir" && probe.realpath(d) === d) {
