@@ -14,6 +14,7 @@
  */
 
 import type { DenyRule } from "./effects.js";
+import { AGENT_CLIS, GIT_BRANCH_MUTATING } from "./known-words.js";
 
 /** A pattern word: one spelling, or any of several. `END` matches only when no word at all is left. */
 export type PatternWord = string | readonly string[];
@@ -45,24 +46,6 @@ export interface FrontRule {
   /** Commands the rule matches, and near misses it must not. */
   examples: { match: readonly string[]; miss: readonly string[] };
 }
-
-const AGENT_CLIS = [
-  "claude",
-  "codex",
-  "gemini",
-  "aider",
-  "opencode",
-  "cursor-agent",
-  "amp",
-  "goose",
-  "qwen",
-  "crush",
-  "droid",
-  "copilot",
-  "kiro-cli",
-  "devin",
-  "openhands",
-];
 
 const GIT_VALUE_OPTIONS = ["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path"];
 const PM_VALUE_OPTIONS = ["--prefix", "-C", "--dir", "--cwd", "-w", "--workspace", "--filter", "-F"];
@@ -230,34 +213,38 @@ export const FRONT_RULES: readonly FrontRule[] = [
     },
   },
   {
-    id: "git-ref-change",
-    prefix: [["git"], ["branch", "tag"]],
+    id: "git-branch-change",
+    prefix: [["git"], ["branch"]],
+    anyOf: GIT_BRANCH_MUTATING,
+    valueOptions: GIT_VALUE_OPTIONS,
+    does: GIT_MUTATION,
+    examples: {
+      match: ["git branch -D old", "git branch -m a b", "git -C sub branch --set-upstream-to=o/main"],
+      miss: ["git branch", "git branch -a", "git branch --list 'f*'", "git branch -r -v"],
+    },
+  },
+  {
+    id: "git-tag-change",
+    prefix: [["git"], ["tag"]],
     anyOf: [
       "-d",
-      "-D",
       "--delete",
-      "-m",
-      "-M",
-      "--move",
-      "-c",
-      "-C",
-      "--copy",
+      "-a",
+      "--annotate",
+      "-s",
+      "--sign",
+      "-u",
+      "--local-user",
       "-f",
       "--force",
-      "-u",
-      "--set-upstream-to",
-      "--unset-upstream",
-      "--edit-description",
-      "-a",
-      "-s",
-      "--annotate",
-      "--sign",
+      "-m",
+      "-F",
     ],
     valueOptions: GIT_VALUE_OPTIONS,
     does: GIT_MUTATION,
     examples: {
-      match: ["git branch -D old", "git tag -d v1", "git branch -m a b", "git tag -a v2 -m x"],
-      miss: ["git branch", "git branch --list", "git tag -l", "git branch -r"],
+      match: ["git tag -d v1", "git tag -a v2 -m x", "git tag -s v3"],
+      miss: ["git tag", "git tag -l", "git tag --list 'v*'", "git tag --contains HEAD"],
     },
   },
   {

@@ -13,6 +13,7 @@
 
 import type { CmdCx, Handler } from "../context.js";
 import { deny, type Effect, unclassified, writes, writeUnknown } from "../effects.js";
+import { GIT_BRANCH_MUTATING } from "../known-words.js";
 import { showWord, type Word } from "../parse.js";
 import { literal, mayBecomeOption, mayBeOption } from "../words.js";
 
@@ -214,27 +215,7 @@ function abbreviates(name: string, longs: Iterable<string>): boolean {
 }
 
 function branch(args: readonly Word[], cx: CmdCx): Effect[] {
-  const mutating = new Set([
-    "-d",
-    "-D",
-    "--delete",
-    "-m",
-    "-M",
-    "--move",
-    "-c",
-    "-C",
-    "--copy",
-    "-f",
-    "--force",
-    "-u",
-    "--set-upstream-to",
-    "--unset-upstream",
-    "--edit-description",
-    "-t",
-    "--track",
-    "--no-track",
-    "--create-reflog",
-  ]);
+  const mutating = new Set(GIT_BRANCH_MUTATING);
   // Filters put git branch into list mode; --sort, --format, --abbrev and --column do not (`git branch --sort=x
   // name` creates the branch), they only take a value.
   const filters = new Set(["--contains", "--no-contains", "--merged", "--no-merged", "--points-at"]);

@@ -20,6 +20,7 @@
 
 import { type CmdCx, type Handler, type HandlerTable, LazyTable } from "../context.js";
 import { deny, type Effect, exec, test, unclassified, writeUnknown } from "../effects.js";
+import { AGENT_CLIS } from "../known-words.js";
 import { type Word, word } from "../parse.js";
 import { literal } from "../words.js";
 
@@ -886,23 +887,7 @@ const gh: Handler = (args, cx) => {
   return [exec(cx.what, "`gh` reaches the network")];
 };
 
-const SPAWNERS = [
-  "claude",
-  "codex",
-  "gemini",
-  "aider",
-  "opencode",
-  "cursor-agent",
-  "amp",
-  "goose",
-  "qwen",
-  "crush",
-  "droid",
-  "copilot",
-  "kiro-cli",
-  "devin",
-  "openhands",
-];
+const SPAWNERS = AGENT_CLIS;
 
 const spawner: Handler = (_args, cx, name) => [
   deny(
