@@ -300,6 +300,11 @@ describe("CliDriver.check", () => {
     appendEvent(root, { ts, run_id: RUN, type: "hook.subagent-stop", data: {} });
     expect((await driver.check(request())).guard_strength).toBe("observed");
     appendEvent(root, { ts, run_id: RUN, type: "guard.decision", data: { decision: "allow" } });
+    // decided calls, but no transcript to match them against: not verified
+    expect((await driver.check(request())).guard_strength).toBe("unverified");
+    const transcript = join(root, "..", "agent-transcript.jsonl");
+    writeFileSync(transcript, `${JSON.stringify({ type: "user", message: { content: "go" } })}\n`);
+    appendEvent(root, { ts, run_id: RUN, type: "hook.transcript", data: { path: transcript } });
     expect((await driver.check(request())).guard_strength).toBe("enforced");
   });
 
