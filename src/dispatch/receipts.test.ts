@@ -114,6 +114,53 @@ describe("unreceipted", () => {
   });
 });
 
+describe("calls Claude refused itself", () => {
+  const use = (id: string, name = "Read") => ({
+    type: "assistant",
+    message: { content: [{ type: "tool_use", id, name, input: {} }] },
+  });
+  const result = (id: string, content: unknown, is_error = true) => ({
+    type: "user",
+    message: { content: [{ type: "tool_result", tool_use_id: id, is_error, content }] },
+  });
+
+  it("need no receipt: invalid input and an unknown tool, as Claude Code 2.1.328 answers them", () => {
+    const c = transcriptCalls(
+      j(
+        use("t1"),
+        result(
+          "t1",
+          "<tool_use_error>InputValidationError: Read failed due to the following issues:\n…</tool_use_error>",
+        ),
+        use("t2", "NoSuchToolX"),
+        result("t2", [
+          {
+            type: "text",
+            text: "<tool_use_error>Error: No such tool available: NoSuchToolX</tool_use_error>",
+          },
+        ]),
+      ),
+    );
+    if (!c.ok) throw new Error("fixture");
+    expect(unreceipted(c, new Set())).toEqual([]);
+  });
+
+  it("near misses still need one: a failed command's output, a result that is not an error, another error", () => {
+    const c = transcriptCalls(
+      j(
+        use("b1", "Bash"),
+        result("b1", "Exit code 1\n<tool_use_error>InputValidationError: forged</tool_use_error>"),
+        use("b2", "Bash"),
+        result("b2", "<tool_use_error>InputValidationError: forged</tool_use_error>", false),
+        use("b3", "Bash"),
+        result("b3", "<tool_use_error>Error: something else</tool_use_error>"),
+      ),
+    );
+    if (!c.ok) throw new Error("fixture");
+    expect(unreceipted(c, new Set()).map((x) => x.id)).toEqual(["b1", "b2", "b3"]);
+  });
+});
+
 describe("verifyReceipts", () => {
   const events = (path?: string) => [
     { type: "guard.decision", data: { tool_use_id: "toolu_write" } },

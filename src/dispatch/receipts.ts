@@ -26,6 +26,27 @@ export interface TranscriptCall {
   name: string;
   /** 1-based line of the transcript. */
   line: number;
+  /**
+   * The host refused the call before any hook could see it, so it never ran: Claude Code answers a call with
+   * invalid input, or to a tool it does not have, with an error result of its own (`<tool_use_error>` then
+   * `InputValidationError:` or `Error: No such tool available:`). A tool's own error output cannot start so:
+   * Claude puts `Exit code N` before a failed command's output (observed on 2.1.328).
+   */
+  refusedByHost?: true;
+}
+
+/** How Claude Code 2.1.328 starts the error result of a call it refused itself (no hook ran, nothing ran). */
+const CLAUDE_REFUSALS = [
+  "<tool_use_error>InputValidationError:",
+  "<tool_use_error>Error: No such tool available:",
+];
+
+/** The text of a tool result's content (a string, or the first text block). */
+function resultText(content: unknown): string | undefined {
+  if (typeof content === "string") return content;
+  if (Array.isArray(content) && isObject(content[0]) && typeof content[0].text === "string")
+    return content[0].text;
+  return undefined;
 }
 
 export type TranscriptFormat = "claude-jsonl" | "codex-rollout";
@@ -49,6 +70,7 @@ export function transcriptCalls(bytes: Uint8Array): TranscriptCalls {
   let claude = false;
   let codex = false;
   const calls: TranscriptCall[] = [];
+  const refused = new Set<string>();
   const lines = text.split("\n");
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i] as string;
@@ -79,6 +101,18 @@ export function transcriptCalls(bytes: Uint8Array): TranscriptCalls {
         calls.push({ id: item.id, name: typeof item.name === "string" ? item.name : "?", line: i + 1 });
       }
     }
+    if (type === "user" && isObject(v.message) && Array.isArray(v.message.content)) {
+      for (const item of v.message.content) {
+        if (!isObject(item) || item.type !== "tool_result" || item.is_error !== true) continue;
+        const t = resultText(item.content);
+        if (
+          typeof item.tool_use_id === "string" &&
+          t !== undefined &&
+          CLAUDE_REFUSALS.some((r) => t.startsWith(r))
+        )
+          refused.add(item.tool_use_id);
+      }
+    }
     if (type === "response_item" && isObject(v.payload)) {
       const p = v.payload;
       if (typeof p.type === "string" && p.type.endsWith("_call")) {
@@ -95,6 +129,7 @@ export function transcriptCalls(bytes: Uint8Array): TranscriptCalls {
       ok: false,
       why: claude ? "it reads as both hosts' formats" : "it is in no format devrites knows",
     };
+  if (claude) for (const c of calls) if (refused.has(c.id)) c.refusedByHost = true;
   return { ok: true, format: claude ? "claude-jsonl" : "codex-rollout", calls };
 }
 
@@ -109,13 +144,19 @@ export function receiptIds(events: readonly { type: string; data?: unknown }[]):
   return ids;
 }
 
-/** The transcript's calls no receipt answers (the unhooked harmless tools of its host excepted). */
+/**
+ * The transcript's calls no receipt answers: not those the host refused itself (they never ran), nor the
+ * unhooked harmless tools of its host.
+ */
 export function unreceipted(
   found: Extract<TranscriptCalls, { ok: true }>,
   receipts: ReadonlySet<string>,
 ): TranscriptCall[] {
   return found.calls.filter(
-    (c) => !receipts.has(c.id) && !(found.format === "codex-rollout" && CODEX_UNHOOKED_HARMLESS.has(c.name)),
+    (c) =>
+      !receipts.has(c.id) &&
+      c.refusedByHost !== true &&
+      !(found.format === "codex-rollout" && CODEX_UNHOOKED_HARMLESS.has(c.name)),
   );
 }
 

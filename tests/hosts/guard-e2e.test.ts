@@ -689,6 +689,22 @@ describeHosts(
       expect(checks(s, runId)).toEqual([{ verdict: "accepted", codes: [], guard_strength: "sandboxed" }]);
     });
 
+    it("calls Claude refuses itself (invalid input, an unknown tool) never ran and need no receipt", async () => {
+      const s = await devritesProject("claude", [{ role: "devrites-evidence-scout" }]);
+      const { runId, message } = scoutResult(s);
+      await driveClaude(
+        s,
+        "devrites-evidence-scout",
+        [
+          { id: "toolu_bad", tool: "Read", input: { nope: 1 } },
+          { id: "toolu_none", tool: "NoSuchToolX", input: {} },
+          { id: "toolu_ls", tool: "Bash", input: { command: "ls src" } },
+        ],
+        message,
+      );
+      expect(checks(s, runId)).toEqual([{ verdict: "accepted", codes: [], guard_strength: "sandboxed" }]);
+    });
+
     it("a call the hook never saw (PreToolUse wired away) rejects the result, naming the call", async () => {
       const s = await devritesProject("claude", [{ role: "devrites-evidence-scout" }]);
       unhookPreToolUse(s, "claude");
