@@ -32,7 +32,9 @@
  * characters) is capped, and past the cap every rule counts as matching.
  */
 
+import { SHELLS } from "../guard/shell/known-words.js";
 import { parseShell, type SimpleCommand, showWord } from "../guard/shell/parse.js";
+import { literalWord } from "../guard/shell/words.js";
 
 export type RuleBehavior = "deny" | "ask";
 
@@ -60,7 +62,6 @@ const MAX_DEPTH = 3;
 /** After a process wrapper, a candidate starts at each of at most this many later words. */
 const MAX_WRAPPER_SUFFIXES = 8;
 
-const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "busybox"]);
 const WRAPPERS = new Set([
   "timeout",
   "time",
@@ -200,7 +201,7 @@ export function candidatesOf(command: string | readonly string[]): { subjects: s
     subjects.add(normalize(command.join(" ")));
     const argvCommand: SimpleCommand = {
       assignments: [],
-      words: command.map((t) => ({ text: t, dynamic: false, split: false, glob: false })),
+      words: command.map(literalWord),
       redirects: [],
       heredocs: [],
       stdinRedirected: false,

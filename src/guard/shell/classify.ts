@@ -31,7 +31,7 @@ import {
   tooComplex,
   type Work,
 } from "./script.js";
-import { commandBase, literal } from "./words.js";
+import { commandBase, literal, literalWord } from "./words.js";
 
 export { MAX_SIMPLE_COMMANDS, MAX_WORDS, type Work };
 
@@ -197,7 +197,7 @@ export function classifyShellCounted(command: string, opts: ShellOptions): { eff
 
 /** Classifies an argv (Codex's array form of the shell tool), run from `opts.cwd`. */
 export function classifyArgvCommand(argv: readonly string[], opts: ShellOptions): Effect[] {
-  const words: Word[] = argv.map((text) => ({ text, dynamic: false, split: false, glob: false }));
+  const words: Word[] = argv.map(literalWord);
   return classifyArgv(
     words,
     [opts.cwd],

@@ -13,7 +13,8 @@
 import { enter, union } from "./cwd.js";
 import { type Cwd, deny, type Effect, sinks, writes } from "./effects.js";
 import { END, FRONT_RULES, type FrontRule, type PatternWord } from "./front-table.js";
-import { parseShell, type Word, word } from "./parse.js";
+import { SHELLS } from "./known-words.js";
+import { parseShell, type Word } from "./parse.js";
 import {
   CD,
   cdTarget,
@@ -25,7 +26,7 @@ import {
   tooComplex,
   type Work,
 } from "./script.js";
-import { commandBase, literal } from "./words.js";
+import { commandBase, literal, literalWord } from "./words.js";
 
 /** Nested `sh -c` and wrappers deeper than this are left to the kernel. */
 const MAX_DEPTH = 8;
@@ -71,8 +72,6 @@ const WRAPPERS: ReadonlyMap<
   ["npx", { valueOptions: ["-p", "--package", "-c", "--call"] }],
   ["bunx", { valueOptions: ["-p", "--package"] }],
 ]);
-
-const SHELLS = new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "ash", "busybox"]);
 
 export interface FrontOptions {
   /** Absolute directory the command starts in. */
@@ -292,7 +291,7 @@ export function frontShellCounted(command: string, opts: FrontOptions): { effect
 
 /** The front table's effects for an argv (Codex's array form of the shell tool), run from `opts.cwd`. */
 export function frontArgv(argv: readonly string[], opts: FrontOptions): Effect[] {
-  const words = argv.map((text) => word(text));
+  const words = argv.map(literalWord);
   const work: Work = { commands: 1, words: argv.length, steps: 0, maxCwds: 0 };
   return commandEffects(words, [opts.cwd], short(argv.join(" ")), { depth: 0, work });
 }

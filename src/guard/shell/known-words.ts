@@ -3,6 +3,18 @@
  * (./front-table.ts). Constants only: each lazy part of the hook bundle carries its own copy.
  */
 
+/** Shells whose `-c SCRIPT` runs the script: what is inside is judged (or matched) as the script. */
+export const SHELLS: ReadonlySet<string> = new Set([
+  "sh",
+  "bash",
+  "dash",
+  "zsh",
+  "ksh",
+  "mksh",
+  "ash",
+  "busybox",
+]);
+
 /** Other coding agents' CLIs: a leaf that starts one delegates (`guard.spawn`). */
 export const AGENT_CLIS: readonly string[] = [
   "claude",

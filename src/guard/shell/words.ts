@@ -26,6 +26,14 @@ export function mayBecomeOption(w: Word): boolean {
   return literal(w) === undefined && mayBeOption(w);
 }
 
+/**
+ * A word of a command given as an argv (Codex's word-list form): its text exactly, never an expansion or a glob
+ * (no shell reads it).
+ */
+export function literalWord(text: string): Word {
+  return { text, dynamic: false, split: false, glob: false };
+}
+
 /** Lower-cased last path segment: the name bash would look up, as a case-insensitive file system sees it. */
 export function commandBase(name: string): string {
   return name.slice(name.lastIndexOf("/") + 1).toLowerCase();
