@@ -122,12 +122,14 @@ function cases(root: string, wired: string): Case[] {
       }),
       expect: 0,
     },
+    // the scout as the plugin names it: this workspace installs no agent files, so a bare role name would be a
+    // foreign agent (src/envelope/roles.ts), judged without a packet and kept out of the ledger
     {
       name: "leaf Bash (scout, redirect denied)",
       stdin: JSON.stringify({
         ...base,
         agent_id: "a2",
-        agent_type: "devrites-evidence-scout",
+        agent_type: "devrites:devrites-evidence-scout",
         tool_name: "Bash",
         tool_input: { command: "grep -rn parse src | sort | head -20 > notes.txt" },
       }),
@@ -139,7 +141,7 @@ function cases(root: string, wired: string): Case[] {
       stdin: JSON.stringify({
         ...base,
         agent_id: "a2",
-        agent_type: "devrites-evidence-scout",
+        agent_type: "devrites:devrites-evidence-scout",
         tool_name: "Bash",
         tool_input: { command: "grep -rn parse src | sort | head -20" },
       }),

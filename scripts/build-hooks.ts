@@ -134,10 +134,12 @@ export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
  * they hold constants only (no mutable state, no classes), so two copies behave as one.
  */
 export interface LazyModule {
-  /** Repository-relative source files that import it (every one: an importer left out loads it eagerly). */
-  importers: readonly string[];
-  /** The import specifier, as written in the importer. */
-  specifier: string;
+  /**
+   * The imports it replaces: a repository-relative importing source file and the specifier as written there.
+   * Every one: an import left out loads its module eagerly. Several modules a call needs together can share
+   * one part (a `source` that re-exports them): one compile, one cache entry, one copy of what they share.
+   */
+  imports: readonly { importer: string; specifier: string }[];
   /** Repository-relative source of the lazy module. */
   source: string;
   /** Its exported functions the bundle calls (checked at build time). */
@@ -152,33 +154,24 @@ export interface LazyModule {
 export const LAZY_MODULES: Partial<Record<HookName, readonly LazyModule[]>> = {
   "pre-tool-use": [
     {
-      importers: ["src/guard/decide.ts", "src/guard/index.ts"],
-      specifier: "./shell/classify.js",
+      // the classifier: a leaf's shell call where no sandbox runs (classified mode)
+      imports: [
+        { importer: "src/guard/decide.ts", specifier: "./shell/classify.js" },
+        { importer: "src/guard/index.ts", specifier: "./shell/classify.js" },
+      ],
       source: "src/guard/shell/classify.ts",
       exports: ["classifyArgvCommand", "classifyShell"],
       packages: ["shell-quote"],
     },
     {
-      // the front table: a leaf's shell call that runs sandboxed needs only it, not the classifier
-      importers: ["src/guard/decide.ts"],
-      specifier: "./shell/front.js",
-      source: "src/guard/shell/front.ts",
-      exports: ["frontArgv", "frontShell"],
-      packages: ["shell-quote"],
-    },
-    {
-      // the sandbox planner: only a leaf's allowed shell call plans a sandbox
-      importers: ["src/hooks/pre-tool-use.ts"],
-      specifier: "./sandbox-plan-call.js",
-      source: "src/hooks/sandbox-plan-call.ts",
-      exports: ["planShellCall"],
-    },
-    {
-      // the user's own Claude Code rules (settings reads + the shell parser): only a leaf's sandboxed shell call
-      importers: ["src/hooks/pre-tool-use.ts"],
-      specifier: "./user-rules.js",
-      source: "src/hooks/user-rules.ts",
-      exports: ["checkUserRules"],
+      // a leaf's shell call where the sandbox runs: the front table, the user's own rules, the planner
+      imports: [
+        { importer: "src/guard/decide.ts", specifier: "./shell/front.js" },
+        { importer: "src/hooks/pre-tool-use.ts", specifier: "./user-rules.js" },
+        { importer: "src/hooks/pre-tool-use.ts", specifier: "./sandbox-plan-call.js" },
+      ],
+      source: "src/hooks/sandboxed-shell.ts",
+      exports: ["frontArgv", "frontShell", "checkUserRules", "planShellCall"],
       packages: ["shell-quote"],
     },
   ],
@@ -278,7 +271,7 @@ function lazyPlugin(root: string, chunks: ReadonlyMap<LazyModule, LazyChunk>): P
     setup(b) {
       b.onResolve({ filter: /.*/ }, (args) => {
         for (const lazy of chunks.keys()) {
-          if (args.path === lazy.specifier && lazy.importers.some((i) => args.importer === join(root, i)))
+          if (lazy.imports.some((i) => args.path === i.specifier && args.importer === join(root, i.importer)))
             return { path: lazy.source, namespace: "devrites-lazy" };
         }
         return undefined;

@@ -60,6 +60,8 @@ export function settingsFiles(
 
 function dropIns(dir: string): string[] {
   try {
+    // no drop-in folder is the common case: answered by a stat, not by readdir's exception
+    if (statSync(dir, { throwIfNoEntry: false })?.isDirectory() !== true) return [];
     return readdirSync(dir)
       .filter((n) => n.endsWith(".json") && !n.startsWith("."))
       .sort()
@@ -78,7 +80,9 @@ type FileRead =
 export function readSettingsRules(path: string): FileRead {
   let text: string;
   try {
-    const st = statSync(path);
+    // a missing file (the common case) without an exception: a hook's first one costs ≈ 0.2 ms
+    const st = statSync(path, { throwIfNoEntry: false });
+    if (st === undefined) return { ok: true, missing: true };
     if (!st.isFile()) return { ok: false, why: "it is not a regular file" };
     if (st.size > MAX_SETTINGS_BYTES)
       return { ok: false, why: `it is larger than ${MAX_SETTINGS_BYTES} bytes` };

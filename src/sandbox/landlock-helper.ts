@@ -59,7 +59,9 @@ function runningBundle(): string | undefined {
  */
 export function usableHelper(path: string): boolean {
   try {
-    const st = statSync(path);
+    // no throw for the common case (not there): a hook's first exception costs more than the whole stat
+    const st = statSync(path, { throwIfNoEntry: false });
+    if (st === undefined) return false;
     const uid = typeof process.getuid === "function" ? process.getuid() : 0;
     return (
       st.isFile() && (st.mode & 0o100) !== 0 && (st.mode & 0o022) === 0 && (st.uid === uid || st.uid === 0)

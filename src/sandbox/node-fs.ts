@@ -7,7 +7,9 @@ import type { Probe } from "./plan.js";
 export const nodeProbe: Probe = {
   lstat(path) {
     try {
-      const st = lstatSync(path);
+      // most probed paths (socket folders, masks) are absent: answered without an exception
+      const st = lstatSync(path, { throwIfNoEntry: false });
+      if (st === undefined) return undefined;
       const kind = st.isSymbolicLink()
         ? "symlink"
         : st.isFile()
@@ -34,7 +36,7 @@ export const nodeProbe: Probe = {
 export const nodeDetectFs: DetectFs = {
   isExecutable(path) {
     try {
-      if (!statSync(path).isFile()) return false;
+      if (statSync(path, { throwIfNoEntry: false })?.isFile() !== true) return false;
       accessSync(path, constants.X_OK);
       return true;
     } catch {
