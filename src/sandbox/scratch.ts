@@ -41,7 +41,8 @@ export function makeScratch(
   try {
     const parent = scratchParent(realpathSync.native(base), uid);
     if (!privateDir(parent, uid)) return undefined;
-    if (key === undefined || !AGENT_KEY.test(key)) return realpathSync.native(mkdtempSync(join(parent, "c-")));
+    if (key === undefined || !AGENT_KEY.test(key))
+      return realpathSync.native(mkdtempSync(join(parent, "c-")));
     // a real folder (privateDir's lstat) in a real parent: its path is already its realpath
     const dir = join(parent, `a-${key}`);
     return privateDir(dir, uid) ? dir : undefined;
