@@ -114,12 +114,31 @@ export function ignoredEntries(trees: readonly IgnoredTree[], exclude: ReadonlyS
   });
 }
 
+/** The git folder state only git itself can list: every ref, and the files the config includes. */
+export interface GitStateReads {
+  refs: Promise<Buffer>;
+  includes: Promise<string[]>;
+}
+
+/** Start the git calls `gitStateEntries` needs, so they run beside the snapshot's other reads. */
+export function startGitStateReads(root: string, commonDir: Promise<string>): GitStateReads {
+  const reads = {
+    refs: gitOk(root, ["for-each-ref", "--format=%(refname)%00%(objectname)%00%(symref)"]),
+    includes: commonDir.then((c) => includeTargets(root, c)),
+  };
+  // awaited by gitStateEntries; a failure before then is not an unhandled rejection
+  reads.refs.catch(() => {});
+  reads.includes.catch(() => {});
+  return reads;
+}
+
 /** The git folder's behaviour-changing state (see the module comment). */
 export async function gitStateEntries(
   root: string,
   gitDir: string,
   commonDir: string,
   hiddenListing: Buffer,
+  reads: GitStateReads = startGitStateReads(root, Promise.resolve(commonDir)),
 ): Promise<ManifestEntry[]> {
   const out: ManifestEntry[] = [];
   const file = (path: string, abs: string) => {
@@ -163,9 +182,8 @@ export async function gitStateEntries(
   // Submodules' git folders (`.git/modules/<name>`, names may hold slashes, submodules nest).
   moduleDirs(out, ".git/modules", join(commonDir, "modules"), 0);
   // Files the config includes (include.path, includeIf.<cond>.path): they can set hooksPath or fsmonitor.
-  for (const [i, target] of (await includeTargets(root, commonDir)).entries())
-    file(`.git/include/${i}`, target);
-  const refs = await gitOk(root, ["for-each-ref", "--format=%(refname)%00%(objectname)%00%(symref)"]);
+  for (const [i, target] of (await reads.includes).entries()) file(`.git/include/${i}`, target);
+  const refs = await reads.refs;
   const kept = refs
     .toString("latin1")
     .split("\n")
@@ -267,6 +285,13 @@ function moduleDirs(out: ManifestEntry[], prefix: string, abs: string, depth: nu
 
 /** The files `<common-dir>/config` includes, resolved as git does relative to the config file. */
 async function includeTargets(root: string, commonDir: string): Promise<string[]> {
+  // Section names are case-insensitive: a config whose text never says "include" includes nothing, and the
+  // usual config is answered without a git process (an unreadable one is left to git, which fails closed).
+  try {
+    if (!/include/i.test(readFileSync(join(commonDir, "config"), "latin1"))) return [];
+  } catch {
+    // git says why below
+  }
   const r = await git(root, [
     "config",
     "--file",
@@ -397,7 +422,19 @@ function readlinkBytes(abs: string): Buffer {
   return readlinkSync(abs, { encoding: "buffer" });
 }
 
-let findWorks: boolean | undefined;
+let findWorks: Promise<boolean> | undefined;
+
+/**
+ * Whether GNU find can walk the ignored paths here (asked once per process; start it early, it is a process
+ * of its own).
+ */
+export function findUsable(root: string): Promise<boolean> {
+  findWorks ??= execa("find", [".", "-maxdepth", "0", "-printf", "%y"], { cwd: root, reject: false }).then(
+    (probe) => process.platform === "linux" && probe.exitCode === 0 && probe.stdout === "d",
+    () => false,
+  );
+  return findWorks;
+}
 
 /**
  * Every ignored path's signature, in one `find -printf` child process when GNU find is there (it runs beside
@@ -410,11 +447,7 @@ export async function ignoredTrees(
   listed: readonly { raw: Buffer; dir: boolean }[],
 ): Promise<IgnoredTree[]> {
   if (listed.length === 0) return [];
-  if (findWorks === undefined) {
-    const probe = await execa("find", [".", "-maxdepth", "0", "-printf", "%y"], { cwd: root, reject: false });
-    findWorks = process.platform === "linux" && probe.exitCode === 0 && probe.stdout === "d";
-  }
-  if (!findWorks) return listed.map((l) => ignoredTree(root, l.raw, l.dir));
+  if (!(await findUsable(root))) return listed.map((l) => ignoredTree(root, l.raw, l.dir));
   const args = listed.map((l) => Buffer.concat([Buffer.from("./"), l.raw]).toString("latin1"));
   const r = await execa("find", [...args, "-printf", "%p\\0%y %s %T@ %C@ %i %m %n\\0"], {
     cwd: root,

@@ -44,6 +44,25 @@ describe("parseIndexDebug", () => {
   it("refuses truncated output", () => {
     expect(() => parseIndexDebug(Buffer.from("100644 abc 0\tx\0  ctime: 1:2\n"))).toThrow(/truncated/);
   });
+  const record = (ctime: string, mtime: string) =>
+    Buffer.from(
+      `100644 abc 0\tx\0  ${ctime}\n  ${mtime}\n  dev: 1\tino: 2\n  uid: 0\tgid: 0\n  size: 3\tflags: 0\n`,
+    );
+  it("reads the seconds of the ctime and mtime lines from the bytes", () => {
+    expect(parseIndexDebug(record("ctime: 1796180000:12", "mtime: 17:0"))).toMatchObject([
+      { mode: "100644", blob: "abc", stage: "0", ctimeS: 1796180000, mtimeS: 17 },
+    ]);
+  });
+  it.each([
+    ["the lines swapped", "mtime: 1:2", "ctime: 1:2"],
+    ["no digits", "ctime: :2", "mtime: 1:2"],
+    ["no nanoseconds separator", "ctime: 12", "mtime: 1:2"],
+    ["a sign", "ctime: -1:2", "mtime: 1:2"],
+    ["more digits than a number keeps exactly", "ctime: 1234567890123456:0", "mtime: 1:2"],
+    ["no space after the colon", "ctime:1:2", "mtime: 1:2"],
+  ])("refuses a debug record with %s", (_why, ctime, mtime) => {
+    expect(() => parseIndexDebug(record(ctime, mtime))).toThrow(/unexpected git ls-files --debug record/);
+  });
 });
 
 describe("forgedCleanPaths", () => {

@@ -17,6 +17,9 @@ import { joinRaw } from "./_paths.js";
 /** Timestamps on some file systems are coarse (FAT: 2 s); the margin also absorbs clock skew between calls. */
 export const VERIFY_MARGIN_S = 5;
 
+/** The listing `forgedCleanPaths` parses. */
+export const INDEX_DEBUG_ARGS: readonly string[] = ["ls-files", "-s", "--debug", "-z"];
+
 /** Paths hashed per `git hash-object` call (argument lists stay well under the OS limit). */
 const HASH_BATCH = 256;
 
@@ -27,6 +30,23 @@ export interface IndexStatEntry {
   stage: string;
   ctimeS: number;
   mtimeS: number;
+}
+
+/**
+ * The seconds of a debug line `  <label>: <seconds>:<nanoseconds>\n` starting at `from` and ending at `end`,
+ * read from the bytes (no string per line: an index has as many entries as the repository has files).
+ * Undefined when the line is not that.
+ */
+function debugSeconds(out: Buffer, from: number, end: number, label: string): number | undefined {
+  let at = from;
+  while (at < end && out[at] === 0x20) at++;
+  for (let k = 0; k < label.length; k++, at++) if (out[at] !== label.charCodeAt(k)) return undefined;
+  if (out[at] !== 0x3a || out[at + 1] !== 0x20) return undefined;
+  at += 2;
+  let n = 0;
+  let digits = 0;
+  for (; at < end && out[at]! >= 0x30 && out[at]! <= 0x39; at++, digits++) n = n * 10 + (out[at]! - 0x30);
+  return digits > 0 && digits <= 15 && out[at] === 0x3a ? n : undefined;
 }
 
 /** Parse `git ls-files -s --debug -z`: `<mode> <blob> <stage>\t<path>\0` then five debug lines. Pure. */
@@ -41,23 +61,27 @@ export function parseIndexDebug(out: Buffer): IndexStatEntry[] {
     const meta = tab < 0 ? [] : head.subarray(0, tab).toString("latin1").split(" ");
     if (meta.length !== 3) throw new Error(`unexpected git ls-files record: ${head.toString("latin1")}`);
     // Five debug lines, each ending with a newline: ctime, mtime, dev/ino, uid/gid, size/flags.
+    const ends: number[] = [];
     let at = nul + 1;
     for (let k = 0; k < 5; k++) {
       const nl = out.indexOf(0x0a, at);
       if (nl < 0) throw new Error("git ls-files --debug output is truncated");
+      ends.push(nl);
       at = nl + 1;
     }
-    const debug = out.subarray(nul + 1, at).toString("latin1");
-    const ctime = /ctime: (\d+):/.exec(debug);
-    const mtime = /mtime: (\d+):/.exec(debug);
-    if (!ctime || !mtime) throw new Error(`unexpected git ls-files --debug record: ${debug}`);
+    const ctimeS = debugSeconds(out, nul + 1, ends[0]!, "ctime");
+    const mtimeS = debugSeconds(out, ends[0]! + 1, ends[1]!, "mtime");
+    if (ctimeS === undefined || mtimeS === undefined)
+      throw new Error(
+        `unexpected git ls-files --debug record: ${out.subarray(nul + 1, at).toString("latin1")}`,
+      );
     entries.push({
       raw: head.subarray(tab + 1),
       mode: meta[0]!,
       blob: meta[1]!,
       stage: meta[2]!,
-      ctimeS: Number(ctime[1]),
-      mtimeS: Number(mtime[1]),
+      ctimeS,
+      mtimeS,
     });
     start = at;
   }
@@ -73,8 +97,10 @@ export async function forgedCleanPaths(
   root: string,
   sinceS: number,
   listed: ReadonlySet<string>,
+  /** The `git ls-files` listing (`INDEX_DEBUG_ARGS`) when the caller started it beside its other reads. */
+  listing?: Promise<Buffer>,
 ): Promise<Buffer[]> {
-  const entries = parseIndexDebug(await gitOk(root, ["ls-files", "-s", "--debug", "-z"]));
+  const entries = parseIndexDebug(await (listing ?? gitOk(root, INDEX_DEBUG_ARGS)));
   const floor = sinceS - VERIFY_MARGIN_S;
   const suspects = entries.filter(
     (e) =>

@@ -17,7 +17,7 @@ import { sha256Hex } from "../core/hash.js";
 import { diffSnapshots } from "./diff.js";
 import { findRepoRoot } from "./find-repo-root.js";
 import { freezeBaseline } from "./freeze.js";
-import { describePaths, snapshotTree as snapshotWithGitState } from "./snapshot.js";
+import { describePaths, entriesFor, snapshotTree as snapshotWithGitState } from "./snapshot.js";
 import type { TreeSnapshot } from "./types.js";
 
 /**
@@ -441,5 +441,60 @@ describe("diffSnapshots on a real tree", () => {
     expect(modified.map((c) => [c.path, c.before?.sha256, c.after?.sha256])).toEqual([
       ["src/new.ts", sha256Hex("n\n"), sha256Hex("n2\n")],
     ]);
+  });
+});
+
+describe("an ignored-directory hint (result check passes the baseline's)", () => {
+  const manifest = async (root: string, ignoredHint?: string[]) =>
+    entriesFor(await snapshotWithGitState(root, 0, ignoredHint ? { ignoredHint } : {}), []);
+
+  function withIgnored(): string {
+    const root = repo();
+    write(root, "build/x.js", "x\n");
+    write(root, "build/sub/y.js", "y\n");
+    write(root, "out/z.log", "z\n");
+    write(root, "a.log", "a\n");
+    return root;
+  }
+
+  it("gives the manifest the snapshot gives without it, whatever it names", async () => {
+    const root = withIgnored();
+    const plain = await manifest(root);
+    expect(plain.map((e) => e.path)).toEqual(expect.arrayContaining(["a.log", "build/", "out/z.log"]));
+    for (const hint of [
+      ["build/"], // what the walk would list
+      ["build/", "build/sub/"], // a directory inside another
+      ["gone/", "src/", "a.log", "/", "\u0000hex:ff/", "../", "build/../build/"], // absent, tracked, a file, the root, a raw name, outside, not canonical
+      [], // nothing
+    ])
+      expect(await manifest(root, hint)).toEqual(plain);
+  });
+
+  it("still sees a change in a hinted directory, and a directory git lists that it did not name", async () => {
+    const root = withIgnored();
+    const before = await manifest(root, ["build/"]);
+    write(root, "build/sub/y.js", "changed\n");
+    write(root, "dist/new.js", "n\n");
+    write(root, ".gitignore", "*.log\nbuild/\ndist/\n");
+    const after = await manifest(root, ["build/"]);
+    const digest = (m: typeof before, p: string) => m.find((e) => e.path === p)?.sha256;
+    expect(digest(after, "build/")).not.toBe(digest(before, "build/"));
+    expect(after).toEqual(await manifest(root));
+    expect(digest(after, "dist/")).toBeDefined();
+  });
+});
+
+describe("config includes", () => {
+  it("an include section in any spelling is followed; a config without one needs no git call to say so", async () => {
+    const root = repo();
+    const entry = async () =>
+      (await snapshotWithGitState(root)).entries.filter((e) => e.path.startsWith(".git/include/"));
+    expect(await entry()).toEqual([]);
+    writeFileSync(join(root, ".git/extra.cfg"), "[core]\n\thooksPath = x\n");
+    g(root, "config", "--local", "INCLUDE.path", "extra.cfg");
+    const [inc] = await entry();
+    expect(inc?.path).toBe(".git/include/0");
+    writeFileSync(join(root, ".git/extra.cfg"), "[core]\n\thooksPath = y\n");
+    expect((await entry())[0]?.sha256).not.toBe(inc?.sha256);
   });
 });

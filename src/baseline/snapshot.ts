@@ -1,19 +1,22 @@
-import { realpathSync } from "node:fs";
+import { lstatSync, realpathSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import { resolve } from "node:path";
 import { sha256Hex } from "../core/hash.js";
 import { checkRepoPath } from "../scope/index.js";
 import { type Described, describeRaw, submoduleEntry } from "./_describe.js";
+import type { IgnoredTree } from "./_extra.js";
 import {
+  findUsable,
   gitStateEntries,
   hiddenRepoEntries,
   ignoredEntries,
   ignoredTrees,
   indexEntry,
+  startGitStateReads,
   workspaceEntries,
 } from "./_extra.js";
 import { git, gitOk, revParseHead } from "./_git.js";
-import { forgedCleanPaths } from "./_index-verify.js";
+import { forgedCleanPaths, INDEX_DEBUG_ARGS } from "./_index-verify.js";
 import { isWorkspacePath, joinRaw, pathFromBytes, pathToBytes, sortByPathBytes } from "./_paths.js";
 import { mapLimit } from "./_pool.js";
 import { parseHiddenIndexEntries, parsePorcelainV2 } from "./_status.js";
@@ -48,6 +51,13 @@ export interface SnapshotOptions {
    * cache, `_index-verify.ts`). Given at `result check` (the packet's creation); absent at the baseline.
    */
   verifySince?: number;
+  /**
+   * Ignored directories an earlier snapshot of this repository saw (repository-relative, ending in `/`, as
+   * its entries name them). They are walked while git lists the tree, instead of after: the walk of a large
+   * ignored folder takes longer than the status. Only a hint: what git lists as ignored now decides what is
+   * recorded, and a listed directory the hint missed is walked afterwards.
+   */
+  ignoredHint?: readonly string[];
 }
 
 export async function snapshotTree(
@@ -55,14 +65,32 @@ export async function snapshotTree(
   depth = 0,
   opts: SnapshotOptions = {},
 ): Promise<TreeSnapshot> {
-  const repo = await findRepoRoot(root);
-  if (!repo.git) return snapshotPlainFolder(repo.root);
-  if (realpathSync(repo.root) !== realpathSync(root))
-    throw new Error(`snapshotTree needs the repository top level ${repo.root}, got ${root}`);
-  const head = await headOf(root);
-  // All read the index and none writes it (GIT_OPTIONAL_LOCKS=0), so they run side by side. Ignored paths
-  // are listed as git matches them (a matched directory once, not every file in it).
-  const [status, listed, dirs] = await Promise.all([
+  // One git call answers the usual case (a repository with a commit checked out); anything else takes the
+  // careful path, which also says why a repository git cannot read is not a plain folder.
+  const facts = await repoFacts(root);
+  let topLevel: string;
+  if (facts) topLevel = facts.top;
+  else {
+    const repo = await findRepoRoot(root);
+    if (!repo.git) return snapshotPlainFolder(repo.root);
+    topLevel = repo.root;
+  }
+  if (realpathSync(topLevel) !== realpathSync(root))
+    throw new Error(`snapshotTree needs the repository top level ${topLevel}, got ${root}`);
+  // Every git read here depends on the repository alone, never on another's answer, and none writes the index
+  // (GIT_OPTIONAL_LOCKS=0): they all run side by side, so the snapshot waits about as long as its slowest
+  // (the status). Ignored paths are listed as git matches them (a matched directory once, not every file in it).
+  const dirsRead = facts
+    ? Promise.resolve(Buffer.from(`${facts.gitDir}\n${facts.common}\n`))
+    : gitOk(root, ["rev-parse", "--absolute-git-dir", "--git-common-dir"]);
+  const commonRead = dirsRead.then((d) => resolve(root, d.toString("utf8").split("\n")[1] ?? ""));
+  const stateReads = startGitStateReads(root, commonRead);
+  const indexRead = opts.verifySince !== undefined ? gitOk(root, INDEX_DEBUG_ARGS) : undefined;
+  indexRead?.catch(() => {}); // awaited by forgedCleanPaths
+  void findUsable(root).catch(() => {});
+  const early = earlyIgnoredWalk(root, opts.ignoredHint ?? []);
+  const [head, status, listed, dirs] = await Promise.all([
+    facts ? facts.head : headOf(root),
     gitOk(root, [
       "status",
       "--porcelain=v2",
@@ -73,7 +101,7 @@ export async function snapshotTree(
       "--ignored=matching",
     ]),
     gitOk(root, ["ls-files", "-z", "-v"]),
-    gitOk(root, ["rev-parse", "--absolute-git-dir", "--git-common-dir"]),
+    dirsRead,
   ]);
   const [gitDir = "", common = ""] = dirs.toString("utf8").split("\n");
   const commonDir = resolve(root, common);
@@ -86,18 +114,19 @@ export async function snapshotTree(
   ];
   if (opts.verifySince !== undefined) {
     const known = new Set(candidates.map((c) => c.raw.toString("hex")));
-    for (const raw of await forgedCleanPaths(root, opts.verifySince, known))
+    for (const raw of await forgedCleanPaths(root, opts.verifySince, known, indexRead))
       candidates.push({ raw, repoLike: false, onlyIfPresent: false });
   }
   // The ignored paths are walked (in a child process where possible) while the dirty files are hashed.
-  const ignoredWalk = ignoredTrees(
+  const ignoredWalk = walkIgnored(
     root,
     parsed.filter((s) => s.ignored).map((s) => ({ raw: s.raw, dir: s.repoLike })),
+    early,
   );
   ignoredWalk.catch(() => {}); // awaited below
   const snapshot = await build(head, root, dedupe(candidates.filter((c) => !isWorkspacePath(c.raw))), depth);
   const extra = [
-    ...(await gitStateEntries(root, gitDir, commonDir, listed)),
+    ...(await gitStateEntries(root, gitDir, commonDir, listed, stateReads)),
     ...hiddenRepoEntries(root, listed),
     ...listedPaths.flatMap((s) => (s.index ? [indexEntry(pathFromBytes(s.raw), s.index)] : [])),
     ...workspaceEntries(root),
@@ -105,6 +134,53 @@ export async function snapshotTree(
   snapshot.entries = sortByPathBytes([...snapshot.entries, ...extra]);
   snapshot.ignored = await ignoredWalk;
   return snapshot;
+}
+
+/** The hinted ignored directories still there as real directories, walked at once (see `ignoredHint`). */
+function earlyIgnoredWalk(
+  root: string,
+  hint: readonly string[],
+): { dirs: Set<string>; trees: Promise<IgnoredTree[]> } | undefined {
+  // only canonical repository paths: a record never makes the snapshot walk outside the repository
+  const named = [...new Set(hint)].filter((p) => p.endsWith("/") && checkRepoPath(p.slice(0, -1)).ok);
+  // one walk per tree: a directory inside another hinted one is walked with it (find would list it twice)
+  const dirs = named.filter(
+    (p) =>
+      !named.some((q) => q !== p && p.startsWith(q)) &&
+      lstatSync(resolve(root, p.slice(0, -1)), { throwIfNoEntry: false })?.isDirectory() === true,
+  );
+  if (dirs.length === 0) return undefined;
+  const listed = dirs.map((p) => ({ raw: pathToBytes(p.slice(0, -1)), dir: true }));
+  const trees = ignoredTrees(root, listed);
+  trees.catch(() => {}); // awaited by walkIgnored, or dropped with the snapshot that failed first
+  return { dirs: new Set(dirs), trees };
+}
+
+/**
+ * The ignored paths git listed, in its order: those the early walk covered taken from it, the rest walked now
+ * (a path git no longer lists as ignored is dropped from the early walk's answer).
+ */
+async function walkIgnored(
+  root: string,
+  listed: { raw: Buffer; dir: boolean }[],
+  early: ReturnType<typeof earlyIgnoredWalk>,
+): Promise<IgnoredTree[]> {
+  if (!early) return ignoredTrees(root, listed);
+  const covered = (l: { raw: Buffer; dir: boolean }) => l.dir && early.dirs.has(`${pathFromBytes(l.raw)}/`);
+  const [done, late] = await Promise.all([
+    early.trees,
+    ignoredTrees(
+      root,
+      listed.filter((l) => !covered(l)),
+    ),
+  ]);
+  const byPath = new Map<string, IgnoredTree>();
+  for (const t of [...done, ...late]) byPath.set(t.path, t);
+  return listed.map((l) => {
+    const t = byPath.get(`${pathFromBytes(l.raw)}${l.dir ? "/" : ""}`);
+    if (!t) throw new Error(`the ignored path ${pathFromBytes(l.raw)} was not walked`);
+    return t;
+  });
 }
 
 /**
@@ -148,6 +224,29 @@ export async function describePaths(root: string, paths: readonly string[]): Pro
   );
   const described = await mapLimit(candidates, CONCURRENCY, (c) => toEntry(root, c));
   return sortByPathBytes(described.flatMap((d) => (d ? [d.entry] : [])));
+}
+
+/**
+ * The top level, git folders and checked-out commit of the repository at `root`, from one `git rev-parse`;
+ * undefined when that call does not give all four (no repository, an unborn branch, git failing): the caller
+ * then asks each on its own.
+ */
+async function repoFacts(
+  root: string,
+): Promise<{ top: string; gitDir: string; common: string; head: string } | undefined> {
+  const r = await git(root, [
+    "rev-parse",
+    "--show-toplevel",
+    "--absolute-git-dir",
+    "--git-common-dir",
+    "HEAD^{commit}",
+  ]);
+  if (r.exitCode !== 0) return undefined;
+  const lines = r.stdout.toString("utf8").split("\n");
+  const [top = "", gitDir = "", common = "", head = ""] = lines;
+  if (lines.length !== 5 || lines[4] !== "" || top === "" || gitDir === "" || common === "") return undefined;
+  if (!/^([0-9a-f]{40}|[0-9a-f]{64})$/.test(head)) return undefined;
+  return { top, gitDir, common, head };
 }
 
 async function headOf(root: string): Promise<string> {

@@ -99,10 +99,14 @@ export interface ResultChecksOptions {
 export async function runResultChecks(opts: ResultChecksOptions): Promise<ResultCheckOutcome[]> {
   const snapshots = new Map<string, Promise<TreeSnapshot>>();
   const since = new Map<string, number>();
+  const hints = new Map<string, Set<string>>();
   const snapshotOf = (root: string) => {
     let s = snapshots.get(root);
     if (!s) {
-      s = snapshotTree(root, 0, { verifySince: since.get(root) ?? 0 });
+      s = snapshotTree(root, 0, {
+        verifySince: since.get(root) ?? 0,
+        ignoredHint: [...(hints.get(root) ?? [])],
+      });
       s.catch(() => {}); // awaited below; a failure surfaces there (and fails the check closed)
       snapshots.set(root, s);
     }
@@ -111,8 +115,13 @@ export async function runResultChecks(opts: ResultChecksOptions): Promise<Result
   const loaded: (Loaded | ResultCheckOutcome)[] = [];
   for (const item of opts.items) loaded.push(await load(opts.cwd, item.result, item.packet));
   // Index entries stamped since the oldest packet's creation are re-verified (`_index-verify.ts`).
-  for (const l of loaded)
-    if ("root" in l) since.set(l.root, Math.min(since.get(l.root) ?? Infinity, packetSince(l)));
+  for (const l of loaded) {
+    if (!("root" in l)) continue;
+    since.set(l.root, Math.min(since.get(l.root) ?? Infinity, packetSince(l)));
+    const hint = hints.get(l.root) ?? new Set<string>();
+    for (const d of ignoredDirsOf(l)) hint.add(d);
+    hints.set(l.root, hint);
+  }
   for (const l of loaded) if ("root" in l) void snapshotOf(l.root); // start every snapshot before judging anything
   const outcomes: ResultCheckOutcome[] = [];
   const retire = new Map<string, string[]>();
@@ -314,6 +323,14 @@ function unreceiptedDiagnostics(r: ReceiptCheck): Diagnostic[] {
     : named;
 }
 
+/**
+ * The ignored directories the run's baseline recorded (their entries end in `/`): the snapshot walks them
+ * while git lists the tree (`SnapshotOptions.ignoredHint`). A baseline that cannot be read hints nothing.
+ */
+function ignoredDirsOf(l: Loaded): string[] {
+  return l.baseline.ok ? l.baseline.record.dirty.filter((e) => e.path.endsWith("/")).map((e) => e.path) : [];
+}
+
 /** Run the validator once over a loaded result and the tree as snapshotted. Records nothing. */
 async function assess(l: Loaded, snapshot: TreeSnapshot, now: Date): Promise<Assessment> {
   const { root, packet } = l;
@@ -370,7 +387,11 @@ export async function assessRun(
     };
   const l = await load(root, workspacePaths.result(runId), undefined);
   if (!("root" in l)) return { ok: false, outcome: l };
-  const assessment = await assess(l, await snapshotTree(l.root, 0, { verifySince: packetSince(l) }), now);
+  const assessment = await assess(
+    l,
+    await snapshotTree(l.root, 0, { verifySince: packetSince(l), ignoredHint: ignoredDirsOf(l) }),
+    now,
+  );
   anchorVerdict(l, assessment.report, now);
   return { ok: true, assessment };
 }
