@@ -14,6 +14,7 @@ import {
   absoluteGitDir,
   describePaths,
   entriesFor,
+  type ManifestEntry,
   snapshotTree,
   type TreeSnapshot,
 } from "../baseline/index.js";
@@ -328,8 +329,18 @@ function unreceiptedDiagnostics(r: ReceiptCheck): Diagnostic[] {
  * while git lists the tree (`SnapshotOptions.ignoredHint`). A baseline that cannot be read hints nothing.
  */
 function ignoredDirsOf(l: Loaded): string[] {
-  return l.baseline.ok ? l.baseline.record.dirty.filter((e) => e.path.endsWith("/")).map((e) => e.path) : [];
+  if (!l.baseline.ok) return [];
+  const dirty = l.baseline.record.dirty;
+  // a wave's runs share one parsed dirty manifest (baseline-record.ts): read it once, not once per run
+  let dirs = ignoredDirsSeen.get(dirty);
+  if (!dirs) {
+    dirs = dirty.filter((e) => e.path.endsWith("/")).map((e) => e.path);
+    ignoredDirsSeen.set(dirty, dirs);
+  }
+  return dirs;
 }
+
+const ignoredDirsSeen = new WeakMap<readonly ManifestEntry[], string[]>();
 
 /** Run the validator once over a loaded result and the tree as snapshotted. Records nothing. */
 async function assess(l: Loaded, snapshot: TreeSnapshot, now: Date): Promise<Assessment> {
