@@ -15,6 +15,8 @@ export interface GuardEventData {
   tool: string | null;
   /** The host's id for the call (`tool_use_id`; Codex: the model's `call_id`): the receipt's key. */
   tool_use_id?: string | null;
+  /** The tool input as decided (before any rewrite): `fnv1a64:<16 hex>` of its JSON text, null without one. */
+  input_digest?: string | null;
   decision: "allow" | "deny";
   rule?: string;
   /** The offending input (a path or a command word), on a deny, when the guard named one. */

@@ -9,6 +9,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { snapshot } from "../../tests/helpers/sandbox.js";
+import { fnv1a64Hex } from "../core/fnv.js";
 import { decide } from "../guard/index.js";
 import { readJsonLines, workspacePaths } from "../run/workspace.js";
 import type { RunEvent } from "../run/workspace-types.js";
@@ -85,10 +86,13 @@ describe("a leaf's allowed shell call runs sandboxed", () => {
     expect(u).toMatchObject({ description: "d", timeout: 5000, run_in_background: false });
     expect(String(u.command)).toMatch(/^\/bin\/sh -c '\/usr\/bin\/bwrap /);
     expect(String(u.command)).toContain("'ls src'");
+    // the receipt names the input as decided: the original command, not the rewritten one
+    const decided = { command: "ls src", description: "d", timeout: 5000, run_in_background: false };
     expect(events(root, runId(1)).map((e) => e.data)).toEqual([
       {
         tool: "Bash",
         tool_use_id: "toolu_01",
+        input_digest: `fnv1a64:${fnv1a64Hex(JSON.stringify(decided))}`,
         decision: "allow",
         sandbox: "bwrap",
         agent_id: "a1",
@@ -387,6 +391,7 @@ describe("Landlock: the helper as fallback or as the only mechanism", () => {
         {
           tool: "Bash",
           tool_use_id: "toolu_01",
+          input_digest: expect.stringMatching(/^fnv1a64:[0-9a-f]{16}$/),
           decision: "allow",
           sandbox: "landlock",
           agent_id: "a1",
@@ -419,6 +424,7 @@ describe("Landlock: the helper as fallback or as the only mechanism", () => {
         {
           tool: "Bash",
           tool_use_id: "toolu_01",
+          input_digest: expect.stringMatching(/^fnv1a64:[0-9a-f]{16}$/),
           decision: "allow",
           sandbox: "bwrap",
           agent_id: "a1",

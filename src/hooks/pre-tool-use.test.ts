@@ -1,6 +1,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { fnv1a64Hex } from "../core/fnv.js";
 import { decide, type GuardDecision } from "../guard/index.js";
 import { readJsonLines, workspacePaths } from "../run/workspace.js";
 import type { RunEvent } from "../run/workspace-types.js";
@@ -244,6 +245,7 @@ describe("handlePreToolUse: guard.decision events", () => {
           data: {
             tool: "Write",
             tool_use_id: "toolu_01",
+            input_digest: `fnv1a64:${fnv1a64Hex(JSON.stringify({ file_path: join(root, "x.ts"), content: "" }))}`,
             decision: "deny",
             rule: "guard.readonly-write",
             input: "x.ts",
@@ -258,6 +260,7 @@ describe("handlePreToolUse: guard.decision events", () => {
           data: {
             tool: "Read",
             tool_use_id: "toolu_01",
+            input_digest: `fnv1a64:${fnv1a64Hex(JSON.stringify({ file_path: join(root, "x.ts"), content: "" }))}`,
             decision: "allow",
             agent_id: "a1",
             agent_type: SCOUT,
@@ -266,6 +269,24 @@ describe("handlePreToolUse: guard.decision events", () => {
       ]);
     }
     expect(events(root, runId(3))).toEqual([]);
+  });
+
+  it("names the input each receipt answered by its digest: another input, another digest; no input, null", () => {
+    const { root } = repo([{ role: "devrites-evidence-scout", run_id: runId(1) }]);
+    const read = (tool_input: unknown) =>
+      handlePreToolUse(
+        ok({ ...leafWrite(root), tool_name: "Read", tool_input }),
+        env(),
+        stub({ decision: "allow", caller: "leaf", role: "devrites-evidence-scout" }).deps,
+      );
+    read({ file_path: "a.ts" });
+    read({ file_path: "b.ts" });
+    read(undefined);
+    expect(events(root, runId(1)).map((e) => (e.data as { input_digest: unknown }).input_digest)).toEqual([
+      `fnv1a64:${fnv1a64Hex('{"file_path":"a.ts"}')}`,
+      `fnv1a64:${fnv1a64Hex('{"file_path":"b.ts"}')}`,
+      null,
+    ]);
   });
 
   it("takes the role from agent_type when the guard names none", () => {

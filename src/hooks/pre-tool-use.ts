@@ -8,6 +8,7 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { formatDiagnostic } from "../core/diagnostics.js";
+import { fnv1a64Hex } from "../core/fnv.js";
 import { isRoleName, type RoleName, roleFromAgentType } from "../envelope/roles.js";
 import type { GuardContext, GuardDecision, GuardRule } from "../guard/index.js";
 import { classifyTool } from "../guard/tools.js";
@@ -240,12 +241,23 @@ function record(
       tool: stringField(value, "tool_name") ?? null,
       // the receipt's key: the host's id for this call, as its transcript names it (src/dispatch/receipts.ts)
       tool_use_id: stringField(value, "tool_use_id") ?? null,
+      input_digest: inputDigest(value.tool_input),
       ...outcome,
       agent_id: stringField(value, "agent_id") ?? null,
       agent_type: agentType ?? null,
     },
     now,
   );
+}
+
+/**
+ * The tool input as the guard decided it (before any rewrite), named by a digest: `fnv1a64:` and the 64-bit
+ * FNV-1a of its JSON text as the host sent it, or null when there is none. It says which input a receipt
+ * answered; it is not a seal (see `src/core/fnv.ts`).
+ */
+function inputDigest(toolInput: unknown): string | null {
+  const text = toolInput === undefined ? undefined : JSON.stringify(toolInput);
+  return text === undefined ? null : `fnv1a64:${fnv1a64Hex(text)}`;
 }
 
 function internalError(caller: Caller, message: string): HookAnswer {

@@ -75,6 +75,7 @@ describe("the user's own deny rules on a sandboxed leaf call", () => {
       {
         tool: "Bash",
         tool_use_id: "toolu_01",
+        input_digest: expect.stringMatching(/^fnv1a64:[0-9a-f]{16}$/),
         decision: "deny",
         rule: "guard.user-deny-rule",
         input: "command",
