@@ -1,0 +1,129 @@
+/**
+ * The Claude Code probes: one scripted `claude -p` run in the scratch repository against the built-in fake
+ * Messages API. The root spawns the read-only leaf in the foreground (its calls: a write the guard denies, a
+ * write the classifier allows that the sandbox must fail, a control call, a shell spawn of another agent; then
+ * it stops without a result, so SubagentStop blocks once) and a second leaf in the background (one call).
+ */
+
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import * as A from "./fake-model/anthropic.js";
+import { hookCalls } from "./hook-log.js";
+import { hostBaseEnv, runHostProcess } from "./process.js";
+import { BACKGROUND_ROLE, BLOCK_MARK, judge, LEAF_ROLE, leafSteps, type Observation } from "./probes.js";
+import type { Scratch } from "./scratch.js";
+import type { ProbeRow } from "./types.js";
+
+const FG = "doctor probe: foreground leaf";
+const BG = "doctor probe: background leaf";
+
+/** The fake model's script (pure state machine over the conversation). */
+export function claudeScenario(): A.AnthropicScenario {
+  const s = leafSteps("claude");
+  const fgSteps = [s.deny, s.write, s.control, s.spawn];
+  return (_req, ctx) => {
+    if (ctx.isSubagent) {
+      const background = ctx.has(BG) && !ctx.has(FG);
+      if (background) {
+        if (!ctx.hasToolResult("toolu_doctor_bg")) return A.toolUse("toolu_doctor_bg", "Bash", { command: "ls" });
+      } else {
+        const next = fgSteps.find((st) => !ctx.hasToolResult(st.id));
+        if (next) return A.toolUse(next.id, "Bash", { command: next.command });
+      }
+      return A.text(ctx.has(BLOCK_MARK) ? "doctor probe: stopping after the block" : "doctor probe: no result");
+    }
+    if (!ctx.hasToolResult("toolu_doctor_fg")) {
+      return A.toolUse("toolu_doctor_fg", "Agent", {
+        description: "doctor foreground",
+        prompt: FG,
+        subagent_type: LEAF_ROLE,
+        run_in_background: false,
+      });
+    }
+    if (!ctx.hasToolResult("toolu_doctor_bgspawn")) {
+      return A.toolUse("toolu_doctor_bgspawn", "Agent", {
+        description: "doctor background",
+        prompt: BG,
+        subagent_type: BACKGROUND_ROLE,
+        run_in_background: true,
+      });
+    }
+    return A.text("doctor probe: done");
+  };
+}
+
+export interface HostRunOptions {
+  bin: string;
+  version: string;
+  scratch: Scratch;
+  /** Runs the host under this argv prefix (the test-only `no-sandbox` fault). */
+  wrap?: string[];
+  timeoutMs: number;
+}
+
+export async function probeClaude(o: HostRunOptions): Promise<ProbeRow[]> {
+  const fake = await A.startFakeAnthropic(claudeScenario(), { budget: 40 });
+  try {
+    const args = [
+      "-p",
+      "Run the devrites doctor probe.",
+      "--output-format",
+      "stream-json",
+      "--verbose",
+      "--allowedTools",
+      "Write,Edit,Bash,Agent,Read",
+      "--model",
+      "doctor-model",
+    ];
+    const env = hostBaseEnv(process.env, {
+      HOME: o.scratch.home,
+      CLAUDE_CONFIG_DIR: join(o.scratch.home, ".claude"),
+      ANTHROPIC_BASE_URL: fake.baseUrl,
+      ANTHROPIC_API_KEY: "devrites-doctor-offline",
+      DISABLE_TELEMETRY: "1",
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1",
+      DISABLE_AUTOUPDATER: "1",
+      DISABLE_ERROR_REPORTING: "1",
+      DEVRITES_HOOK_LOG: o.scratch.hookLog,
+    });
+    const [bin, argv] = o.wrap ? [o.wrap[0]!, [...o.wrap.slice(1), o.bin, ...args]] : [o.bin, args];
+    const run = await runHostProcess(bin, argv, { cwd: o.scratch.project, env, timeoutMs: o.timeoutMs });
+    const children = fake
+      .modelRequests()
+      .map(A.anthropicContextOf)
+      .filter((c) => c.isSubagent);
+    const fg = children.filter((c) => c.has(FG));
+    const last = fg.at(-1);
+    const problems = [
+      ...(run.spawnError ? [`could not start: ${run.spawnError}`] : []),
+      ...(run.timedOut ? [`did not finish within ${o.timeoutMs / 1000} s`] : []),
+      ...(!run.timedOut && !run.spawnError && run.exitCode !== 0
+        ? [`exited ${run.exitCode}: ${lastLine(run.stderr) || lastLine(run.stdout)}`]
+        : []),
+      ...(fg.length === 0 ? ["the root never spawned the leaf (no subagent request reached the fake model)"] : []),
+      ...fake.failures,
+    ];
+    const obs: Observation = {
+      host: "claude",
+      version: o.version,
+      runProblem: problems.length ? problems.join("; ") : undefined,
+      preToolUse: hookCalls(o.scratch.hookLog, "pre-tool-use"),
+      subagentStop: hookCalls(o.scratch.hookLog, "subagent-stop"),
+      result: (id) => {
+        const b = last?.toolResultBlock(id);
+        return b ? { text: b.text, isError: b.isError } : undefined;
+      },
+      blockSeenByLeaf: fg.some((c) => c.has(BLOCK_MARK)),
+      fileExists: (p) => existsSync(join(o.scratch.project, p)),
+      spawnToolOffered: fg.some((c) => c.toolNames.includes("Agent")),
+      backgroundSpawned: children.some((c) => c.has(BG) && !c.has(FG)),
+    };
+    return judge(obs);
+  } finally {
+    await fake.close();
+  }
+}
+
+function lastLine(s: string): string {
+  return s.trim().split("\n").at(-1)?.slice(0, 200) ?? "";
+}
