@@ -9,8 +9,8 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import * as A from "./fake-model/anthropic.js";
 import { hookCalls } from "./hook-log.js";
-import { hostBaseEnv, runHostProcess } from "./process.js";
 import { BACKGROUND_ROLE, BLOCK_MARK, judge, LEAF_ROLE, leafSteps, type Observation } from "./probes.js";
+import { hostBaseEnv, runHostProcess } from "./process.js";
 import type { Scratch } from "./scratch.js";
 import type { ProbeRow } from "./types.js";
 
@@ -25,12 +25,15 @@ export function claudeScenario(): A.AnthropicScenario {
     if (ctx.isSubagent) {
       const background = ctx.has(BG) && !ctx.has(FG);
       if (background) {
-        if (!ctx.hasToolResult("toolu_doctor_bg")) return A.toolUse("toolu_doctor_bg", "Bash", { command: "ls" });
+        if (!ctx.hasToolResult("toolu_doctor_bg"))
+          return A.toolUse("toolu_doctor_bg", "Bash", { command: "ls" });
       } else {
         const next = fgSteps.find((st) => !ctx.hasToolResult(st.id));
         if (next) return A.toolUse(next.id, "Bash", { command: next.command });
       }
-      return A.text(ctx.has(BLOCK_MARK) ? "doctor probe: stopping after the block" : "doctor probe: no result");
+      return A.text(
+        ctx.has(BLOCK_MARK) ? "doctor probe: stopping after the block" : "doctor probe: no result",
+      );
     }
     if (!ctx.hasToolResult("toolu_doctor_fg")) {
       return A.toolUse("toolu_doctor_fg", "Agent", {
@@ -100,7 +103,9 @@ export async function probeClaude(o: HostRunOptions): Promise<ProbeRow[]> {
       ...(!run.timedOut && !run.spawnError && run.exitCode !== 0
         ? [`exited ${run.exitCode}: ${lastLine(run.stderr) || lastLine(run.stdout)}`]
         : []),
-      ...(fg.length === 0 ? ["the root never spawned the leaf (no subagent request reached the fake model)"] : []),
+      ...(fg.length === 0
+        ? ["the root never spawned the leaf (no subagent request reached the fake model)"]
+        : []),
       ...fake.failures,
     ];
     const obs: Observation = {

@@ -21,7 +21,12 @@ export type HooksList = { ok: true; hooks: ListedHook[] } | { ok: false; why: st
 
 const REQUESTS = (cwd: string) =>
   [
-    { jsonrpc: "2.0", id: 1, method: "initialize", params: { clientInfo: { name: "devrites-doctor", version: "1" } } },
+    {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { clientInfo: { name: "devrites-doctor", version: "1" } },
+    },
     { jsonrpc: "2.0", method: "initialized" },
     { jsonrpc: "2.0", id: 2, method: "hooks/list", params: { cwds: [cwd] } },
   ]
@@ -79,9 +84,14 @@ export function listCodexHooks(
       }
       resolve(r);
     };
-    const timer = setTimeout(() => finish({ ok: false, why: `codex app-server gave no hooks/list answer in ${timeoutMs / 1000} s` }), timeoutMs);
+    const timer = setTimeout(
+      () => finish({ ok: false, why: `codex app-server gave no hooks/list answer in ${timeoutMs / 1000} s` }),
+      timeoutMs,
+    );
     child.on("error", (e) => finish({ ok: false, why: `codex app-server could not start: ${e.message}` }));
-    child.on("exit", (code) => finish({ ok: false, why: `codex app-server exited ${code} before answering hooks/list` }));
+    child.on("exit", (code) =>
+      finish({ ok: false, why: `codex app-server exited ${code} before answering hooks/list` }),
+    );
     child.stdout.on("data", (d: Buffer) => {
       buf += d.toString("utf8");
       let nl = buf.indexOf("\n");

@@ -6,15 +6,24 @@
  */
 
 import { execFileSync } from "node:child_process";
-import { appendFileSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  appendFileSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { HostRunOptions } from "./claude.js";
 import { isDevritesHook, type ListedHook, listCodexHooks, trustToml } from "./codex-hooks.js";
 import * as R from "./fake-model/responses.js";
 import { hookCalls } from "./hook-log.js";
-import { hostBaseEnv, runHostProcess } from "./process.js";
 import { BLOCK_MARK, judge, LEAF_ROLE, leafSteps, type Observation } from "./probes.js";
+import { hostBaseEnv, runHostProcess } from "./process.js";
 import { scratchBase } from "./scratch.js";
 import { type ProbeRow, row } from "./types.js";
 
@@ -29,15 +38,24 @@ export function codexScenario(): R.ResponsesScenario {
     if (ctx.isSubagent) {
       const next = steps.find((st) => !ctx.hasToolResult(st.id));
       if (next) return R.functionCall(next.id, "exec_command", { cmd: next.command });
-      return R.text(ctx.has(BLOCK_MARK) ? "doctor probe: stopping after the block" : "doctor probe: no result");
+      return R.text(
+        ctx.has(BLOCK_MARK) ? "doctor probe: stopping after the block" : "doctor probe: no result",
+      );
     }
     if (!ctx.hasToolResult("call_doctor_spawn_leaf")) {
-      return R.functionCall("call_doctor_spawn_leaf", "spawn_agent", { agent_type: LEAF_ROLE, message: FG }, NS);
+      return R.functionCall(
+        "call_doctor_spawn_leaf",
+        "spawn_agent",
+        { agent_type: LEAF_ROLE, message: FG },
+        NS,
+      );
     }
     if (!ctx.hasToolResult("call_doctor_wait")) {
       let id = "";
       try {
-        id = (JSON.parse(ctx.toolResult("call_doctor_spawn_leaf") ?? "{}") as { agent_id?: string }).agent_id ?? "";
+        id =
+          (JSON.parse(ctx.toolResult("call_doctor_spawn_leaf") ?? "{}") as { agent_id?: string }).agent_id ??
+          "";
       } catch {
         id = "";
       }
@@ -83,7 +101,8 @@ export async function probeCodex(o: HostRunOptions & { trustHooks: boolean }): P
     const before = await listCodexHooks(o.bin, o.scratch.project, env);
     const ours = before.ok ? before.hooks.filter(isDevritesHook) : [];
     if (o.trustHooks && ours.length > 0) appendFileSync(configFile, `\n${trustToml(ours)}\n`);
-    const after = o.trustHooks && ours.length > 0 ? await listCodexHooks(o.bin, o.scratch.project, env) : before;
+    const after =
+      o.trustHooks && ours.length > 0 ? await listCodexHooks(o.bin, o.scratch.project, env) : before;
     const afterOurs = after.ok ? after.hooks.filter(isDevritesHook) : [];
     const untrusted = afterOurs.filter((h) => h.trustStatus !== "trusted");
     if (!after.ok) {
@@ -129,7 +148,9 @@ export async function probeCodex(o: HostRunOptions & { trustHooks: boolean }): P
       ...(!run.timedOut && !run.spawnError && run.exitCode !== 0
         ? [`exited ${run.exitCode}: ${run.stderr.trim().split("\n").at(-1)?.slice(0, 200) ?? ""}`]
         : []),
-      ...(children.length === 0 ? ["the root never spawned the leaf (no child request reached the fake model)"] : []),
+      ...(children.length === 0
+        ? ["the root never spawned the leaf (no child request reached the fake model)"]
+        : []),
       ...fake.failures,
     ];
     const obs: Observation = {
@@ -181,7 +202,12 @@ export async function repoTrustRow(o: {
   const base = { host: "codex" as const, version: o.version, probe: "codex.repo-trust" as const };
   const repo = gitTop(o.cwd);
   const hooksFile = repo ? join(repo, ".codex", "hooks.json") : undefined;
-  if (!repo || !hooksFile || !existsSync(hooksFile) || !readFileSync(hooksFile, "utf8").includes("devrites-hook")) {
+  if (
+    !repo ||
+    !hooksFile ||
+    !existsSync(hooksFile) ||
+    !readFileSync(hooksFile, "utf8").includes("devrites-hook")
+  ) {
     return row({
       ...base,
       result: "skip",
@@ -214,7 +240,11 @@ export async function repoTrustRow(o: {
     }
     const untrusted = ours.filter((h) => h.trustStatus !== "trusted");
     if (untrusted.length === 0) {
-      return row({ ...base, result: "pass", detail: `Codex trusts all ${ours.length} devrites hooks in ${repo}` });
+      return row({
+        ...base,
+        result: "pass",
+        detail: `Codex trusts all ${ours.length} devrites hooks in ${repo}`,
+      });
     }
     return row({
       ...base,

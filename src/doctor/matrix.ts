@@ -1,6 +1,6 @@
 /**
  * Rendering a doctor run (pure): one matrix for every host (host, version, probe, result, what to do), the
- * exit code, and the diagnostics for `--json`.
+ * exit code, and one diagnostic per failed probe (what was observed, the whole fix as its hint).
  */
 
 import { type Diagnostic, ExitCode, error, info } from "../core/diagnostics.js";
@@ -49,11 +49,8 @@ export function renderMatrix(reports: readonly HostReport[]): string {
   const indent = " ".repeat(widths[0]! + 2);
   rows.forEach((r, i) => {
     out.push(line(cells[i]!));
-    if (r.result === "pass") return;
-    out.push(`${indent}↳ ${r.detail}`);
-    // a fix of several lines (e.g. the config lines to add) follows in full
-    const more = r.fix.split("\n").slice(1);
-    if (more.length > 0) out.push(...more.map((l) => `${indent}    ${l}`));
+    // a failure's detail and whole fix follow as its diagnostic (doctorDiagnostics); a skip says why here
+    if (r.result === "skip" || (r.result === "fail" && !r.gating)) out.push(`${indent}↳ ${r.detail}`);
   });
   const times = reports.map((r) => `${r.host} ${(r.wallMs / 1000).toFixed(1)} s`).join(", ");
   const failed = rows.filter(failsRun).length;

@@ -21,7 +21,12 @@ export interface LeafStep {
 }
 
 /** The leaf's shell calls, in order (tool ids are per host: `toolu_…` / `call_…`). */
-export function leafSteps(host: DoctorHost): { deny: LeafStep; write: LeafStep; control: LeafStep; spawn: LeafStep } {
+export function leafSteps(host: DoctorHost): {
+  deny: LeafStep;
+  write: LeafStep;
+  control: LeafStep;
+  spawn: LeafStep;
+} {
   const p = host === "claude" ? "toolu_doctor_" : "call_doctor_";
   return {
     deny: { id: `${p}deny`, command: `echo doctor > ${DENY_FILE}` },
@@ -85,7 +90,7 @@ function hasAgentId(c: HookCall): boolean {
 
 function deniedBy(o: Observation, id: string, rule: string): boolean {
   const r = o.result(id);
-  return r !== undefined && r.text.includes(DENIED(rule)) && (o.host === "codex" || r.isError);
+  return r?.text.includes(DENIED(rule)) === true && (o.host === "codex" || r.isError);
 }
 
 function brief(t: string | undefined): string {
@@ -182,7 +187,8 @@ export function judge(o: Observation): ProbeRow[] {
   const control = o.result(steps.control.id);
   const sandboxPresent = o.fileExists(SANDBOX_FILE);
   const started = control?.text.includes(SANDBOX_OK) === true;
-  const writeFailed = write !== undefined && WROTE_FAILED.test(write.text) && !write.text.includes(DENIED(""));
+  const writeFailed =
+    write !== undefined && WROTE_FAILED.test(write.text) && !write.text.includes(DENIED(""));
   let sandbox: ProbeRow;
   if (sandboxPresent) {
     sandbox = row({
@@ -216,7 +222,8 @@ export function judge(o: Observation): ProbeRow[] {
       ...base,
       probe: "sandbox.rewrite",
       result: "pass",
-      detail: "the rewritten call ran sandboxed: the write failed read-only, the file is absent, a control call ran",
+      detail:
+        "the rewritten call ran sandboxed: the write failed read-only, the file is absent, a control call ran",
     });
   }
   rows.push(sandbox);

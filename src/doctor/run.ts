@@ -6,9 +6,8 @@
 import { type Diagnostic, ExitCode } from "../core/diagnostics.js";
 import { probeClaude } from "./claude.js";
 import { probeCodex, repoTrustRow } from "./codex.js";
-import { findHost } from "./find-host.js";
+import { findHost, onPath } from "./find-host.js";
 import { doctorDiagnostics, doctorExitCode } from "./matrix.js";
-import { onPath } from "./find-host.js";
 import { BACKGROUND_ROLE, LEAF_ROLE } from "./probes.js";
 import { makeScratch } from "./scratch.js";
 import { saveDoctorRun } from "./store.js";
@@ -99,7 +98,9 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorOutcome> {
   diagnostics.push(...doctorDiagnostics(reports));
   let statePath: string | undefined;
   if (reports.length > 0) statePath = saveDoctorRun(reports, opts.now(), opts.env);
-  const missing = diagnostics.some((d) => d.code === "doctor.host-not-found" || d.code === "doctor.host-unusable");
+  const missing = diagnostics.some(
+    (d) => d.code === "doctor.host-not-found" || d.code === "doctor.host-unusable",
+  );
   const exitCode =
     doctorExitCode(reports) !== ExitCode.Ok
       ? ExitCode.Violation

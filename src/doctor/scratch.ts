@@ -6,7 +6,16 @@
  */
 
 import { execFileSync } from "node:child_process";
-import { chmodSync, copyFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -50,10 +59,14 @@ export function scratchBase(env: Env): string {
 }
 
 const git = (cwd: string, args: string[]) =>
-  execFileSync("git", ["-c", "user.email=doctor@devrites.invalid", "-c", "user.name=devrites doctor", ...args], {
-    cwd,
-    stdio: ["ignore", "ignore", "pipe"],
-  });
+  execFileSync(
+    "git",
+    ["-c", "user.email=doctor@devrites.invalid", "-c", "user.name=devrites doctor", ...args],
+    {
+      cwd,
+      stdio: ["ignore", "ignore", "pipe"],
+    },
+  );
 
 export const PROBE_FILE = "src/a.ts";
 

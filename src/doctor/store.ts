@@ -47,7 +47,8 @@ export function normalizeVersion(printed: string): string {
   return /\b(\d+\.\d+\.\d+(?:[-+][0-9A-Za-z.-]+)?)\b/.exec(first)?.[1] ?? first;
 }
 
-export const recordKey = (host: DoctorHost, version: string): string => `${host}@${normalizeVersion(version)}`;
+export const recordKey = (host: DoctorHost, version: string): string =>
+  `${host}@${normalizeVersion(version)}`;
 
 /** The record of one host's report (pure). */
 export function recordOf(rep: HostReport, at: Date): DoctorRecord {
@@ -72,11 +73,16 @@ export function parseDoctorState(text: string): StateRead {
   } catch (e) {
     return { ok: false, why: `not JSON (${(e as Error).message})` };
   }
-  if (!v || typeof v !== "object" || (v as { doctor_state?: unknown }).doctor_state !== DOCTOR_STATE_VERSION) {
+  if (
+    !v ||
+    typeof v !== "object" ||
+    (v as { doctor_state?: unknown }).doctor_state !== DOCTOR_STATE_VERSION
+  ) {
     return { ok: false, why: `not a doctor state file (doctor_state ${DOCTOR_STATE_VERSION} expected)` };
   }
   const runs = (v as { runs?: unknown }).runs;
-  if (!runs || typeof runs !== "object" || Array.isArray(runs)) return { ok: false, why: "`runs` is not an object" };
+  if (!runs || typeof runs !== "object" || Array.isArray(runs))
+    return { ok: false, why: "`runs` is not an object" };
   const out: Record<string, DoctorRecord> = {};
   for (const [k, r] of Object.entries(runs as Record<string, unknown>)) {
     const rec = r as Partial<DoctorRecord>;

@@ -56,6 +56,8 @@ export type DoctorFault =
   /** The sandbox cannot start: no Landlock helper, and the host itself runs where namespaces are refused. */
   | "no-sandbox";
 
-export const row = (
-  r: Omit<ProbeRow, "fix" | "gating"> & { fix?: string; gating?: boolean },
-): ProbeRow => ({ fix: "", gating: true, ...r });
+export const row = (r: Omit<ProbeRow, "fix" | "gating"> & { fix?: string; gating?: boolean }): ProbeRow => ({
+  fix: "",
+  gating: true,
+  ...r,
+});
