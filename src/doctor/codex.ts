@@ -199,8 +199,13 @@ export async function repoTrustRow(o: {
   cwd: string;
   env: Readonly<Record<string, string | undefined>>;
 }): Promise<ProbeRow> {
-  const base = { host: "codex" as const, version: o.version, probe: "codex.repo-trust" as const };
   const repo = gitTop(o.cwd);
+  const base = {
+    host: "codex" as const,
+    version: o.version,
+    probe: "codex.repo-trust" as const,
+    ...(repo ? { repo } : {}),
+  };
   const hooksFile = repo ? join(repo, ".codex", "hooks.json") : undefined;
   if (
     !repo ||

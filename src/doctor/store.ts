@@ -25,7 +25,7 @@ export interface DoctorRecord {
   at: string;
   ok: boolean;
   /** The gating rows that failed. */
-  failed: { probe: ProbeId; detail: string; fix: string }[];
+  failed: { probe: ProbeId; detail: string; fix: string; repo?: string }[];
 }
 
 export interface DoctorState {
@@ -52,7 +52,9 @@ export const recordKey = (host: DoctorHost, version: string): string =>
 
 /** The record of one host's report (pure). */
 export function recordOf(rep: HostReport, at: Date): DoctorRecord {
-  const failed = rep.rows.filter(failsRun).map((r) => ({ probe: r.probe, detail: r.detail, fix: r.fix }));
+  const failed = rep.rows
+    .filter(failsRun)
+    .map((r) => ({ probe: r.probe, detail: r.detail, fix: r.fix, ...(r.repo ? { repo: r.repo } : {}) }));
   return {
     host: rep.host,
     version: normalizeVersion(rep.version),
@@ -101,7 +103,11 @@ export function parseDoctorState(text: string): StateRead {
         ok: rec.ok,
         failed: rec.failed.filter(
           (f): f is DoctorRecord["failed"][number] =>
-            !!f && typeof f.probe === "string" && typeof f.detail === "string" && typeof f.fix === "string",
+            !!f &&
+            typeof f.probe === "string" &&
+            typeof f.detail === "string" &&
+            typeof f.fix === "string" &&
+            (f.repo === undefined || typeof f.repo === "string"),
         ),
       };
     }

@@ -35,6 +35,8 @@ export interface ProbeRow {
   fix: string;
   /** Whether a failure of this row breaks a guarantee devrites relies on (it then fails the run). */
   gating: boolean;
+  /** A row about one repository (Codex's trust of its hooks): its top level. */
+  repo?: string;
 }
 
 export interface HostReport {
