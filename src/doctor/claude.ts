@@ -5,14 +5,16 @@
  * it stops without a result, so SubagentStop blocks once) and a second leaf in the background (one call).
  */
 
-import { existsSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { homedir } from "node:os";
 import { join } from "node:path";
 import * as A from "./fake-model/anthropic.js";
 import { hookCalls } from "./hook-log.js";
 import { BACKGROUND_ROLE, BLOCK_MARK, judge, LEAF_ROLE, leafSteps, type Observation } from "./probes.js";
 import { hostBaseEnv, runHostProcess } from "./process.js";
 import type { Scratch } from "./scratch.js";
-import type { ProbeRow } from "./types.js";
+import { type ProbeRow, row } from "./types.js";
 
 const FG = "doctor probe: foreground leaf";
 const BG = "doctor probe: background leaf";
@@ -131,4 +133,49 @@ export async function probeClaude(o: HostRunOptions): Promise<ProbeRow[]> {
 
 function lastLine(s: string): string {
   return s.trim().split("\n").at(-1)?.slice(0, 200) ?? "";
+}
+
+/**
+ * The user's own Claude settings, read (never written): `disableAllHooks: true` in the user's settings or in
+ * the repository's shared or local settings turns every hook off, devrites' guard included. (`--bare` is a
+ * per-session flag doctor cannot see; docs/doctor.md says so.)
+ */
+export function userHooksRow(o: {
+  version: string;
+  cwd: string;
+  env: Readonly<Record<string, string | undefined>>;
+}): ProbeRow {
+  const configDir = o.env.CLAUDE_CONFIG_DIR || join(o.env.HOME || homedir(), ".claude");
+  const repo = gitTopOf(o.cwd);
+  const files = [
+    join(configDir, "settings.json"),
+    ...(repo ? [join(repo, ".claude", "settings.json"), join(repo, ".claude", "settings.local.json")] : []),
+  ];
+  const off = files.filter((f) => {
+    try {
+      return (JSON.parse(readFileSync(f, "utf8")) as { disableAllHooks?: unknown }).disableAllHooks === true;
+    } catch {
+      return false;
+    }
+  });
+  const base = { host: "claude" as const, version: o.version, probe: "claude.hooks-enabled" as const };
+  return off.length === 0
+    ? row({ ...base, result: "pass", detail: `no disableAllHooks in ${files.join(", ")}` })
+    : row({
+        ...base,
+        result: "fail",
+        detail: `disableAllHooks is true in ${off.join(", ")}: Claude runs no hook, so devrites guards nothing`,
+        fix: `remove "disableAllHooks" from ${off.join(" and ")}`,
+        ...(repo && off.some((f) => f.startsWith(`${repo}/`)) ? { repo } : {}),
+      });
+}
+
+function gitTopOf(cwd: string): string | undefined {
+  try {
+    return execFileSync("git", ["rev-parse", "--show-toplevel"], { cwd, stdio: ["ignore", "pipe", "ignore"] })
+      .toString()
+      .trim();
+  } catch {
+    return undefined;
+  }
 }

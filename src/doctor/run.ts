@@ -4,7 +4,7 @@
  */
 
 import { type Diagnostic, ExitCode } from "../core/diagnostics.js";
-import { probeClaude } from "./claude.js";
+import { probeClaude, userHooksRow } from "./claude.js";
 import { probeCodex, repoTrustRow } from "./codex.js";
 import { findHost, onPath } from "./find-host.js";
 import { doctorDiagnostics, doctorExitCode } from "./matrix.js";
@@ -66,6 +66,7 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorOutcome> {
               ? { wrap: [bwrap, "--dev-bind", "/", "/", "--unshare-user", "--disable-userns", "--"] }
               : {}),
           });
+          rows.push(userHooksRow({ version, cwd: opts.cwd, env: opts.env }));
         } else {
           rows = await probeCodex({ ...common, trustHooks: !faults.includes("hooks-untrusted") });
           rows.push(await repoTrustRow({ bin, version, cwd: opts.cwd, env: opts.env }));

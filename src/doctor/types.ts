@@ -18,6 +18,8 @@ export const PROBES = {
   "subagent-stop.block": "SubagentStop fires for the leaf and can block its stop once",
   "codex.hooks-trust": "Codex runs the project's hooks once their trust is persisted (no bypass flag)",
   "codex.repo-trust": "Codex trusts the devrites hooks installed in this repository",
+  "claude.hooks-enabled":
+    "no Claude settings of yours or this repository's turn every hook off (`disableAllHooks`)",
 } as const;
 export type ProbeId = keyof typeof PROBES;
 
