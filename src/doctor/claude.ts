@@ -61,6 +61,8 @@ export interface HostRunOptions {
   bin: string;
   version: string;
   scratch: Scratch;
+  /** The environment the host's passed-through variables (PATH, locale) come from. */
+  env: Readonly<Record<string, string | undefined>>;
   /** Runs the host under this argv prefix (the test-only `no-sandbox` fault). */
   wrap?: string[];
   timeoutMs: number;
@@ -80,7 +82,7 @@ export async function probeClaude(o: HostRunOptions): Promise<ProbeRow[]> {
       "--model",
       "doctor-model",
     ];
-    const env = hostBaseEnv(process.env, {
+    const env = hostBaseEnv(o.env, {
       HOME: o.scratch.home,
       CLAUDE_CONFIG_DIR: join(o.scratch.home, ".claude"),
       ANTHROPIC_BASE_URL: fake.baseUrl,
@@ -122,6 +124,7 @@ export async function probeClaude(o: HostRunOptions): Promise<ProbeRow[]> {
       },
       blockSeenByLeaf: fg.some((c) => c.has(BLOCK_MARK)),
       fileExists: (p) => existsSync(join(o.scratch.project, p)),
+      sandboxExpected: process.platform === "linux",
       spawnToolOffered: fg.some((c) => c.toolNames.includes("Agent")),
       backgroundSpawned: children.some((c) => c.has(BG) && !c.has(FG)),
     };

@@ -89,7 +89,7 @@ export async function probeCodex(o: HostRunOptions & { trustHooks: boolean }): P
     mkdirSync(codexHome, { recursive: true });
     const configFile = join(codexHome, "config.toml");
     writeFileSync(configFile, codexConfig(fake.baseUrl, o.scratch.project));
-    const env = hostBaseEnv(process.env, {
+    const env = hostBaseEnv(o.env, {
       HOME: o.scratch.home,
       CODEX_HOME: codexHome,
       DEVRITES_DOCTOR_KEY: "devrites-doctor-offline",
@@ -165,6 +165,7 @@ export async function probeCodex(o: HostRunOptions & { trustHooks: boolean }): P
       },
       blockSeenByLeaf: children.some((c) => c.has(BLOCK_MARK)),
       fileExists: (p) => existsSync(join(o.scratch.project, p)),
+      sandboxExpected: process.platform === "linux",
       spawnToolOffered: children.some((c) => c.toolNames.some((t) => t.includes("spawn_agent"))),
     };
     const rows = judge(obs);

@@ -152,6 +152,20 @@ describe("judge: the probe rows of one run", () => {
     expect(resultOf(o, "sandbox.rewrite")?.result).toBe("fail");
   });
 
+  it("off Linux (no devrites sandbox yet) a sandbox failure is a warning; on Linux it breaks the guarantee", () => {
+    const landed = { fileExists: (p: string) => p === SANDBOX_FILE };
+    const off = resultOf(healthy("claude", { ...landed, sandboxExpected: false }), "sandbox.rewrite");
+    expect(off).toMatchObject({ result: "fail", gating: false });
+    expect(off?.detail).toContain("no sandbox for this platform");
+    expect(resultOf(healthy("claude", { ...landed, sandboxExpected: true }), "sandbox.rewrite")?.gating).toBe(
+      true,
+    );
+    expect(resultOf(healthy("claude", { sandboxExpected: false }), "sandbox.rewrite")).toMatchObject({
+      result: "pass",
+      gating: true,
+    });
+  });
+
   it("a write that did not fail read-only fails sandbox.rewrite", () => {
     const s = leafSteps("claude");
     const base = healthy("claude");

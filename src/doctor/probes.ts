@@ -32,7 +32,8 @@ export function leafSteps(host: DoctorHost): {
     deny: { id: `${p}deny`, command: `echo doctor > ${DENY_FILE}` },
     write: { id: `${p}write`, command: `node -e "require('fs').writeFileSync('${SANDBOX_FILE}','y')"` },
     control: { id: `${p}control`, command: "echo doctor-sandbox-$((40+2))" },
-    spawn: { id: `${p}spawn`, command: host === "claude" ? "claude -p hello" : "codex exec hello" },
+    // any run of an agent CLI is a spawn to the guard; `--version` keeps it harmless if it ran unguarded
+    spawn: { id: `${p}spawn`, command: `${host} --version` },
   };
 }
 
@@ -64,6 +65,12 @@ export interface Observation {
   spawnToolOffered: boolean;
   /** Claude: whether the background leaf was spawned at all (its model request arrived). */
   backgroundSpawned?: boolean;
+  /**
+   * Whether devrites has a sandbox for this platform (Linux: bubblewrap or Landlock). Elsewhere leaf shell
+   * calls are judged by the classifier alone, by design (guard_strength `enforced`): sandbox.rewrite then
+   * fails as a warning, not a broken guarantee. Default true.
+   */
+  sandboxExpected?: boolean;
 }
 
 const DENIED = (rule: string) => `devrites guard denied this call [${rule}]`;
@@ -225,6 +232,13 @@ export function judge(o: Observation): ProbeRow[] {
       detail:
         "the rewritten call ran sandboxed: the write failed read-only, the file is absent, a control call ran",
     });
+  }
+  if (sandbox.result === "fail" && o.sandboxExpected === false) {
+    sandbox = {
+      ...sandbox,
+      gating: false,
+      detail: `${sandbox.detail} (devrites has no sandbox for this platform yet: the classifier judges leaf shell calls alone)`,
+    };
   }
   rows.push(sandbox);
 

@@ -52,12 +52,14 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorOutcome> {
     }
     const started = Date.now();
     const { bin, version } = found.found;
-    let rows: HostReport["rows"];
+    let rows: HostReport["rows"] = [];
+    let stage = "the scratch repository could not be prepared";
     try {
       const roles = host === "claude" ? [LEAF_ROLE, BACKGROUND_ROLE] : [LEAF_ROLE];
       const scratch = await makeScratch(host, roles, opts.env, faults);
+      stage = "the probes could not run";
       try {
-        const common = { bin, version, scratch, timeoutMs: opts.timeoutMs ?? 60_000 };
+        const common = { bin, version, scratch, env: opts.env, timeoutMs: opts.timeoutMs ?? 60_000 };
         if (host === "claude") {
           const bwrap = onPath("bwrap", "/usr/bin:/bin:/usr/local/bin") ?? "bwrap";
           rows = await probeClaude({
@@ -81,7 +83,7 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorOutcome> {
           version,
           probe: "host.runs",
           result: "fail",
-          detail: `the scratch repository could not be prepared: ${(e as Error).message}`,
+          detail: `${stage}: ${(e as Error).message}`,
           fix: "see the message; doctor needs git and a writable cache folder (DEVRITES_DOCTOR_SCRATCH)",
         }),
       ];
