@@ -20,10 +20,14 @@ import { execa } from "execa";
 import { afterAll, expect, it } from "vitest";
 import { commandCatalog } from "../../src/cli/commands/catalog.js";
 import { repoTrustRow } from "../../src/doctor/codex.js";
+import * as A from "../../src/doctor/fake-model/anthropic.js";
+import * as R from "../../src/doctor/fake-model/responses.js";
 import { type DoctorOptions, runDoctor } from "../../src/doctor/run.js";
 import type { DoctorFault, DoctorHost, ProbeId, ProbeRow } from "../../src/doctor/types.js";
 import { runInstall } from "../../src/install/run.js";
 import { ensureHosts, type Hosts } from "./harness/install.js";
+import { runClaude } from "./harness/run-claude.js";
+import { runCodex } from "./harness/run-codex.js";
 import { cleanupAllSandboxes, killAllHostProcesses, makeSandbox, scratchRoot } from "./harness/sandbox.js";
 import { describeHosts } from "./harness/suite.js";
 
@@ -232,5 +236,117 @@ describeHosts("devrites doctor: nothing of the user's is touched", hosts, ["clau
     const after = await execa("sh", ["-c", list], { reject: false });
     expect(after.stdout).toBe(before.stdout);
     expect((await execa("ls", ["-A", scratch])).stdout.trim()).toBe("doctor.json");
+  });
+});
+
+const ROOT = join(import.meta.dirname, "..", "..");
+const CLI = join(ROOT, "bin", "devrites.js");
+
+/** A committed project with a failed doctor record for `host` at `state` (what a failed doctor run leaves). */
+async function failedRecordProject(host: DoctorHost, version: string) {
+  const s = await makeSandbox();
+  mkdirSync(join(s.project, "src"));
+  writeFileSync(join(s.project, "src", "a.ts"), "export const a = 1;\n");
+  await execa("git", ["add", "."], { cwd: s.project });
+  await execa("git", ["-c", "user.email=t@t.invalid", "-c", "user.name=t", "commit", "-qm", "init"], {
+    cwd: s.project,
+  });
+  const state = s.path("doctor.json");
+  writeFileSync(
+    state,
+    JSON.stringify({
+      doctor_state: 1,
+      runs: {
+        [`${host}@${version}`]: {
+          host,
+          version,
+          bin: "/x",
+          at: "2026-01-01T00:00:00.000Z",
+          ok: false,
+          failed: [{ probe: "guard.deny", detail: "the write ran", fix: "wire the hooks" }],
+        },
+      },
+    }),
+  );
+  const cmd = (role: string, allow: string) =>
+    `node ${CLI} packet new --role ${role} --rite rite-build --objective x ${allow} --json; echo "exit=$?"`;
+  return { s, state, cmd };
+}
+
+describeHosts("the writer's refusal, from inside the real hosts", hosts, ["claude", "codex"], () => {
+  it("claude: packet new in the root's Bash refuses the wright (dispatch.doctor-failed) and dispatches a scout", async () => {
+    const { s, state, cmd } = await failedRecordProject("claude", "2.1.328");
+    const wright = cmd("devrites-slice-wright", "--allow src/a.ts");
+    const scout = cmd("devrites-evidence-scout", "");
+    const fake = await A.startFakeAnthropic((_r, ctx) => {
+      if (!ctx.hasToolResult("toolu_w")) return A.toolUse("toolu_w", "Bash", { command: wright });
+      if (!ctx.hasToolResult("toolu_s")) return A.toolUse("toolu_s", "Bash", { command: scout });
+      return A.text("done");
+    });
+    try {
+      const run = await runClaude({ prompt: "go", fake, sandbox: s, env: { DEVRITES_DOCTOR_STATE: state } });
+      expect(run.exitCode, run.stderr).toBe(0);
+      const last = A.anthropicContextOf(fake.modelRequests().at(-1)!);
+      expect(last.toolResult("toolu_w")).toContain('"code": "dispatch.doctor-failed"');
+      expect(last.toolResult("toolu_w")).toContain("claude 2.1.328");
+      expect(last.toolResult("toolu_w")).toContain("exit=1");
+      expect(last.toolResult("toolu_s")).toContain("exit=0");
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it("codex: the same from exec_command (Codex sets CODEX_VERSION for its shell calls)", async () => {
+    const { s, state, cmd } = await failedRecordProject("codex", "0.169.0");
+    const wright = cmd("devrites-slice-wright", "--allow src/a.ts");
+    const fake = await R.startFakeResponses((_r, ctx) =>
+      ctx.hasToolResult("call_w")
+        ? R.text("done")
+        : R.functionCall("call_w", "exec_command", { cmd: wright }),
+    );
+    try {
+      const run = await runCodex({
+        prompt: "go",
+        fake,
+        sandbox: s,
+        sandboxMode: "danger-full-access",
+        env: { DEVRITES_DOCTOR_STATE: state },
+      });
+      expect(run.exitCode, run.stderr).toBe(0);
+      const out = R.responsesContextOf(fake.modelRequests().at(-1)!).toolResult("call_w") ?? "";
+      expect(out).toContain('"code": "dispatch.doctor-failed"');
+      expect(out).toContain("codex 0.169.0");
+      expect(out).toContain("exit=1");
+    } finally {
+      await fake.close();
+    }
+  });
+});
+
+describeHosts("devrites doctor: the command line against a real host", hosts, ["claude"], () => {
+  it("`devrites doctor --host claude --claude PATH --json` exits 0 with the rows and the record's path", async () => {
+    const s = await makeSandbox();
+    const r = await execa(
+      "node",
+      [CLI, "doctor", "--host", "claude", "--claude", hosts.claude!.bin, "--json"],
+      {
+        cwd: s.home,
+        reject: false,
+        env: {
+          HOME: s.home,
+          DEVRITES_DOCTOR_STATE: s.path("doctor.json"),
+          DEVRITES_DOCTOR_SCRATCH: s.path("scratch"),
+        },
+      },
+    );
+    expect(r.exitCode, r.stderr).toBe(0);
+    const out = JSON.parse(r.stdout) as {
+      ok: boolean;
+      data: { reports: { host: string; version: string; rows: { result: string }[] }[]; state_path: string };
+    };
+    expect(out.ok).toBe(true);
+    expect(out.data.reports.map((x) => [x.host, x.version])).toEqual([["claude", "2.1.328"]]);
+    expect(out.data.reports[0]!.rows.every((x) => x.result === "pass")).toBe(true);
+    expect(out.data.state_path).toBe(s.path("doctor.json"));
   });
 });
