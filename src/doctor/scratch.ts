@@ -11,9 +11,11 @@ import {
   copyFileSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   realpathSync,
   rmSync,
+  statSync,
   writeFileSync,
 } from "node:fs";
 import { homedir, tmpdir } from "node:os";
@@ -58,6 +60,37 @@ export function scratchBase(env: Env): string {
   return real;
 }
 
+/** Scratch folders older than this are a killed doctor's leftovers. */
+export const STALE_SCRATCH_MS = 6 * 60 * 60 * 1000;
+
+/**
+ * Remove doctor's own leftovers in `base` (a run killed before its cleanup): folders named as doctor names
+ * them (`claude-*`, `codex-*`, `codex-trust-*`) and older than {@link STALE_SCRATCH_MS}. Returns what it removed.
+ */
+export function pruneStaleScratch(base: string, now: number): string[] {
+  const removed: string[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(base);
+  } catch {
+    return removed;
+  }
+  for (const name of names) {
+    if (!/^(claude|codex|codex-trust)-[A-Za-z0-9]{6}$/.test(name)) continue;
+    const dir = join(base, name);
+    try {
+      const st = statSync(dir);
+      if (st.isDirectory() && now - st.mtimeMs > STALE_SCRATCH_MS) {
+        rmSync(dir, { recursive: true, force: true });
+        removed.push(dir);
+      }
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return removed;
+}
+
 const git = (cwd: string, args: string[]) =>
   execFileSync(
     "git",
@@ -80,7 +113,9 @@ export async function makeScratch(
   env: Env,
   faults: readonly DoctorFault[],
 ): Promise<Scratch> {
-  const root = mkdtempSync(join(scratchBase(env), `${host}-`));
+  const base = scratchBase(env);
+  pruneStaleScratch(base, Date.now());
+  const root = mkdtempSync(join(base, `${host}-`));
   const cleanup = () => rmSync(root, { recursive: true, force: true });
   try {
     const home = join(root, "home");
