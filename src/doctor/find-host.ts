@@ -3,7 +3,8 @@
  * of that name on PATH, then asking it for `--version`.
  */
 
-import { accessSync, constants, statSync } from "node:fs";
+import { accessSync, constants, mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { isAbsolute, join, resolve } from "node:path";
 import { type Diagnostic, error } from "../core/diagnostics.js";
 import { hostBaseEnv, runHostProcess } from "./process.js";
@@ -69,11 +70,18 @@ export async function findHost(
       };
     }
   }
-  const r = await runHostProcess(bin, ["--version"], {
-    cwd,
-    env: hostBaseEnv(env, { HOME: env.HOME ?? cwd, DISABLE_AUTOUPDATER: "1" }),
-    timeoutMs: 20_000,
-  });
+  // a HOME of its own even for --version: nothing of the user's is written, whatever the host does at start
+  const home = mkdtempSync(join(tmpdir(), "devrites-doctor-version-"));
+  let r: Awaited<ReturnType<typeof runHostProcess>>;
+  try {
+    r = await runHostProcess(bin, ["--version"], {
+      cwd: home,
+      env: hostBaseEnv(env, { HOME: home, CODEX_HOME: join(home, ".codex"), DISABLE_AUTOUPDATER: "1" }),
+      timeoutMs: 20_000,
+    });
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
   const version = normalizeVersion(r.stdout);
   if (r.exitCode !== 0 || !/^\d+\.\d+\.\d+/.test(version)) {
     const said = (r.stderr.trim() || r.stdout.trim() || r.spawnError || "").split("\n")[0];

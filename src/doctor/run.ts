@@ -46,8 +46,12 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorOutcome> {
   for (const host of asked) {
     const found = await findHost(host, opts.bins[host], opts.env, opts.cwd);
     if (!found.ok) {
-      // a host the user did not ask for by name is simply not there
-      if (explicit(host)) diagnostics.push(found.diagnostic);
+      // a host the user did not ask for by name is simply not there: said, but no failure
+      diagnostics.push(
+        explicit(host) || found.diagnostic.code !== "doctor.host-not-found"
+          ? found.diagnostic
+          : { ...found.diagnostic, code: "doctor.host-absent", severity: "info" },
+      );
       continue;
     }
     const started = Date.now();
@@ -90,7 +94,8 @@ export async function runDoctor(opts: DoctorOptions): Promise<DoctorOutcome> {
     }
     reports.push({ host, bin, version, rows, wallMs: Date.now() - started });
   }
-  if (reports.length === 0 && diagnostics.length === 0) {
+  if (reports.length === 0 && !diagnostics.some((d) => d.severity === "error")) {
+    diagnostics.length = 0;
     diagnostics.push({
       code: "doctor.host-not-found",
       severity: "error",

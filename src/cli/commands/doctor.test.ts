@@ -69,9 +69,13 @@ describe("devrites doctor: the command line (no host needed)", () => {
     const f = join(dir, "claude");
     writeFileSync(f, "");
     const r = await runCapture(["doctor", "--claude", f, "--json"], dir, env());
-    const out = JSON.parse(r.stdout) as { diagnostics: { code: string; path: string }[] };
+    const out = JSON.parse(r.stdout) as { diagnostics: { code: string; path: string; severity: string }[] };
     expect(r.code).toBe(5);
-    expect(out.diagnostics[0]).toMatchObject({ code: "doctor.host-not-found", path: f });
+    // the host asked for by path is an error; the other, not asked for and not on PATH, is only said
+    expect(out.diagnostics).toEqual([
+      expect.objectContaining({ code: "doctor.host-absent", severity: "info" }),
+      expect.objectContaining({ code: "doctor.host-not-found", severity: "error", path: f }),
+    ]);
   });
 
   it("a host asked for whose --version fails: doctor.host-unusable, naming what it printed", async () => {
