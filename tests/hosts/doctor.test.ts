@@ -14,7 +14,7 @@
  * Faults are an option of `runDoctor` only; the command line cannot set them. Skips without hosts
  * (`DEVRITES_REQUIRE_HOSTS=1` makes that a failure).
  */
-import { appendFileSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, expect, it } from "vitest";
@@ -202,6 +202,17 @@ describeHosts("devrites doctor on the pinned hosts", hosts, ["claude", "codex"],
     // doing exactly what the fix says makes the row pass
     appendFileSync(config, `\n${lines}\n`);
     expect(await repoTrustRow({ bin, version, cwd: repo, env })).toMatchObject({ result: "pass" });
+
+    // a hook changed afterwards (as `devrites update` may) has a new hash: untrusted again, and said so
+    const hooksFile = join(repo, ".codex", "hooks.json");
+    const wired = JSON.parse(readFileSync(hooksFile, "utf8")) as {
+      hooks: Record<string, { hooks: { timeout?: number }[] }[]>;
+    };
+    wired.hooks.PreToolUse![0]!.hooks[0]!.timeout = 29;
+    writeFileSync(hooksFile, JSON.stringify(wired, null, 2));
+    const changed = await repoTrustRow({ bin, version, cwd: repo, env });
+    expect(changed.result).toBe("fail");
+    expect(changed.detail).toMatch(/^1 of \d+ devrites hooks in .* are not trusted \(modified\)/);
   });
 });
 

@@ -43,6 +43,12 @@ describe("devrites doctor: the command line (no host needed)", () => {
     expect(r.stderr).toContain("--host codex leaves claude out");
   });
 
+  it("the test-only faults cannot be set from the command line", async () => {
+    const r = await runCapture(["doctor", "--fault", "hooks-removed", "--json"], dir, env());
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stdout).diagnostics[0].message).toContain("--fault");
+  });
+
   it("an empty --codex is a usage error", async () => {
     const r = await runCapture(["doctor", "--codex", ""], dir, env());
     expect(r.code).toBe(2);
