@@ -29,7 +29,10 @@ function healthy(host: DoctorHost, over: Partial<Observation> = {}): Observation
     version: host === "claude" ? "2.1.328" : "0.169.0",
     runProblem: undefined,
     preToolUse: [leafCall, { tool_name: "Bash", agent_id: "a2", agent_type: BACKGROUND_ROLE }],
-    subagentStop: [{ agent_id: "a1", agent_type: LEAF_ROLE, stop_hook_active: false }],
+    subagentStop: [
+      { agent_id: "a1", agent_type: LEAF_ROLE, stop_hook_active: false },
+      { agent_id: "a1", agent_type: LEAF_ROLE, stop_hook_active: true },
+    ],
     result: (id) => results[id],
     blockSeenByLeaf: true,
     fileExists: () => false,
@@ -189,6 +192,11 @@ describe("judge: the probe rows of one run", () => {
       "did not reach",
     );
     expect(BLOCK_MARK.length).toBeGreaterThan(10);
+    const once = healthy("codex", {
+      subagentStop: [{ agent_id: "a1", agent_type: LEAF_ROLE, stop_hook_active: false }],
+    });
+    expect(resultOf(once, "subagent-stop.block")).toMatchObject({ result: "fail" });
+    expect(resultOf(once, "subagent-stop.block")?.detail).toContain("stop_hook_active");
   });
 
   it("a run problem fails host.runs with it", () => {

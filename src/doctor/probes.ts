@@ -265,13 +265,15 @@ export function judge(o: Observation): ProbeRow[] {
   );
 
   const stops = o.subagentStop.filter((c) => c.agent_type === LEAF_ROLE);
+  // "once": the host marks the stop that follows a block (`stop_hook_active`), so the hook lets the leaf end
+  const toldAgain = stops.some((c) => c.stop_hook_active === true);
   rows.push(
-    stops.length > 0 && o.blockSeenByLeaf
+    stops.length > 0 && o.blockSeenByLeaf && toldAgain
       ? row({
           ...base,
           probe: "subagent-stop.block",
           result: "pass",
-          detail: "SubagentStop fired for the leaf; its block kept the leaf going once",
+          detail: "SubagentStop fired for the leaf; its block kept the leaf going once, then the leaf ended",
         })
       : row({
           ...base,
@@ -280,8 +282,13 @@ export function judge(o: Observation): ProbeRow[] {
           detail:
             stops.length === 0
               ? "no SubagentStop hook ran for the leaf"
-              : "SubagentStop fired, but its block did not reach the leaf",
-          fix: HOOK_FIX[o.host],
+              : !o.blockSeenByLeaf
+                ? "SubagentStop fired, but its block did not reach the leaf"
+                : "the stop after the block did not carry stop_hook_active: a rejected result would block the leaf again and again",
+          fix:
+            toldAgain || stops.length === 0 || !o.blockSeenByLeaf
+              ? HOOK_FIX[o.host]
+              : `this ${o.host} version does not mark a repeated stop: report it (docs/doctor.md), and do not dispatch writers on it`,
         }),
   );
   return rows;
