@@ -20,6 +20,7 @@ import { checkAllowlist, resolveRepoPath, type ScopeViolation } from "../scope/i
 import { touchedPaths } from "../validate/baseline-record.js";
 import { diag } from "../validate/codes.js";
 import { anchorFor, writeAnchor } from "./anchor.js";
+import { doctorGate } from "./doctor-gate.js";
 import { isRunId, newRunId, nextStepNumber, RITE_PATTERN } from "./ids.js";
 import { buildBaselineRecord, buildPacket, isPhase, type PacketEngineFields, PHASES } from "./packet.js";
 import { locateRoot } from "./root.js";
@@ -39,6 +40,8 @@ export interface PacketNewOptions {
   random?: () => Uint8Array;
   /** Set when the engine dispatches (its driver calls this; there is no command-line form). */
   engine?: EngineDispatch;
+  /** The environment: which host runs this and where doctor's record is (default: process.env). */
+  env?: Readonly<Record<string, string | undefined>>;
 }
 
 /**
@@ -127,6 +130,12 @@ export async function runPacketNew(opts: PacketNewOptions): Promise<PacketNewOut
   const found = await locateRoot(opts.cwd);
   if (!found.ok) return found;
   const root = found.root;
+
+  // the writer is refused on a host version whose last doctor run failed (./doctor-gate.ts)
+  if (ROLES[role].mode === "writer") {
+    const refused = doctorGate(opts.env ?? process.env, root);
+    if (refused.length > 0) return { exitCode: ExitCode.Violation, diagnostics: refused };
+  }
 
   const allow = checkAllowlist(root, opts.allow);
   const scopeDiags = allow.violations.map((v) => scopeDiagnostic(v, "--allow"));

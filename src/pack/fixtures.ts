@@ -16,6 +16,7 @@ export const REFERENCE = "# How\n\nSpawn the role and wait.\n";
 /** The commands the shipped rites tell the model to run (the CLI registers them). */
 export const PLANNED_COMMANDS = [
   "ask",
+  "doctor",
   "graph",
   "pack lint",
   "packet new",

@@ -318,6 +318,20 @@ export const CODES = {
     summary: "the working tree kept changing while the baseline was being frozen",
     hint: "wait until nothing is writing to the repository, then write the packet again",
   },
+  "dispatch.doctor-failed": {
+    stage: "input",
+    severity: "error",
+    summary:
+      "the last `devrites doctor` run for the running host's version failed: the writer is not dispatched",
+    hint: "fix what doctor's failed rows say, run `devrites doctor` again, and dispatch once it passes",
+  },
+  "dispatch.doctor-state-invalid": {
+    stage: "input",
+    severity: "error",
+    summary:
+      "the doctor's per-user record cannot be read, so whether the host keeps the guarantees is unknown",
+    hint: "run `devrites doctor` (it rewrites the record), then dispatch again",
+  },
   "packet.invalid": {
     stage: "input",
     severity: "error",

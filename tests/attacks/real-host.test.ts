@@ -12,7 +12,7 @@
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import * as A from "../hosts/harness/fake-anthropic.js";
+import * as A from "../../src/doctor/fake-model/anthropic.js";
 import { ensureHosts } from "../hosts/harness/install.js";
 import { runClaude } from "../hosts/harness/run-claude.js";
 import { cleanupAllSandboxes, killAllHostProcesses, makeSandbox } from "../hosts/harness/sandbox.js";

@@ -10,13 +10,13 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import * as A from "../../src/doctor/fake-model/anthropic.js";
+import * as R from "../../src/doctor/fake-model/responses.js";
 import { explicitOnly } from "../../src/hosts/codex/render.js";
 import { TEST_META } from "../../src/hosts/fixtures.js";
 import { applyPlan, type Host, type Layout, planOutputs } from "../../src/hosts/index.js";
 import { SHIPPED_PACK } from "../../src/pack/fixtures.js";
 import { loadPack, type PackModel } from "../../src/pack/index.js";
-import * as A from "./harness/fake-anthropic.js";
-import * as R from "./harness/fake-responses.js";
 import { ensureHosts } from "./harness/install.js";
 import { claudePluginDetails, claudePluginValidate, runClaude } from "./harness/run-claude.js";
 import { CATALOG_MODEL, codexPromptInput, runCodex, writeCodexConfig } from "./harness/run-codex.js";

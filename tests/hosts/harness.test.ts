@@ -9,8 +9,8 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, expect, it } from "vitest";
-import * as A from "./harness/fake-anthropic.js";
-import * as R from "./harness/fake-responses.js";
+import * as A from "../../src/doctor/fake-model/anthropic.js";
+import * as R from "../../src/doctor/fake-model/responses.js";
 import { ensureHosts } from "./harness/install.js";
 import {
   claudePluginDetails,

@@ -8,6 +8,7 @@ import type { CommandEntry } from "../registry.js";
 export const commandCatalog: readonly CommandEntry[] = [
   { name: "ask", load: async () => (await import("./ask.js")).askCommand },
   { name: "demo", load: async () => (await import("./demo.js")).demoCommand },
+  { name: "doctor", load: async () => (await import("./doctor.js")).doctorCommand },
   { name: "eval", load: async () => (await import("./eval.js")).evalCommand },
   { name: "generate", load: async () => (await import("./generate.js")).generateCommand },
   { name: "graph", load: async () => (await import("./graph.js")).graphCommand },

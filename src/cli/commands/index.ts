@@ -1,6 +1,7 @@
 import type { Command } from "../command.js";
 import { askCommand } from "./ask.js";
 import { demoCommand } from "./demo.js";
+import { doctorCommand } from "./doctor.js";
 import { evalCommand } from "./eval.js";
 import { generateCommand } from "./generate.js";
 import { graphCommand } from "./graph.js";
@@ -23,6 +24,7 @@ import { validateCommand } from "./validate.js";
 export const allCommands: Command[] = [
   askCommand,
   demoCommand,
+  doctorCommand,
   evalCommand,
   generateCommand,
   graphCommand,

@@ -194,7 +194,9 @@ describe("devrites init / uninstall on a repository with the user's own files", 
     const once = full(r);
     const again = await runCapture(["init", "--hooks", r.hooks], r.root);
     expect(again.code).toBe(0);
-    expect(again.stdout).toMatch(/^devrites init: nothing to do \(\d+ unchanged\)\nsandbox: [^\n]+$/);
+    expect(again.stdout).toMatch(
+      /^devrites init: nothing to do \(\d+ unchanged\)\nsandbox: [^\n]+\ndoctor: run `devrites doctor`[^\n]+$/,
+    );
     expect(snapshotDiff(once, full(r))).toEqual([]);
   });
 

@@ -16,10 +16,15 @@ import {
  * line of text and `data.sandbox`. Not a diagnostic: a missing sandbox lowers the guard's strength but does not
  * make the install fail or warn on every later command.
  */
+/** Init's pointer to `devrites doctor` (its last line). */
+export const DOCTOR_LINE =
+  "doctor: run `devrites doctor` to prove on your installed Claude Code and Codex that they run these hooks in subagents, honour a deny and start the sandbox (docs/doctor.md); the writer is refused on a host version whose last doctor run failed";
+
 export function withSandboxCheck(result: CommandResult, check: SandboxCheck): CommandResult {
   const line = check.ok
     ? `sandbox: bubblewrap works here (${check.bwrap}); leaf shell calls run sandboxed${check.copyOnWrite ? "" : " (the proof runner's repository read-only: no copy-on-write without the native helper or unshare, and overlayfs)"}`
     : `sandbox: none here: ${check.why}; ${check.hint}`;
+  const next = `${line}\n${DOCTOR_LINE}`;
   const data =
     result.data !== undefined &&
     typeof result.data === "object" &&
@@ -29,7 +34,7 @@ export function withSandboxCheck(result: CommandResult, check: SandboxCheck): Co
       : result.data;
   return {
     ...result,
-    ...(result.text !== undefined ? { text: `${result.text}\n${line}` } : {}),
+    ...(result.text !== undefined ? { text: `${result.text}\n${next}` } : {}),
     ...(data !== undefined ? { data } : {}),
   };
 }

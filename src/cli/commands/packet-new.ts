@@ -21,7 +21,11 @@ export const packetNew: Command = {
 Writes .devrites/runs/<run-id>/baseline.json, then packet.json, appends packet.created and adds the run
 to state.active_runs. Prints the packet path (--json: the whole packet).
 
-Exit: 0 written · 2 bad option or path (named, with what was expected) · 5 missing repository or input`,
+The writer (devrites-slice-wright) is refused (dispatch.doctor-failed, exit 1) while the last
+\`devrites doctor\` for the host version this runs under failed (docs/doctor.md).
+
+Exit: 0 written · 1 refused (doctor failed) · 2 bad option or path (named, with what was expected) · 5 missing
+repository or input`,
   options: {
     role: { type: "string" },
     rite: { type: "string" },
@@ -43,6 +47,7 @@ Exit: 0 written · 2 bad option or path (named, with what was expected) · 5 mis
       inputs: strs(args, "input"),
       expiresIn: str(args, "expires-in"),
       now: new Date(),
+      env: io.env,
     });
     return {
       exitCode: outcome.exitCode,

@@ -3,7 +3,7 @@
  * commands `plugin validate` and `plugin details` (no model, no server).
  */
 
-import type { LoggedRequest } from "./fake-http.js";
+import type { LoggedRequest } from "../../../src/doctor/fake-model/http.js";
 import { ensureHosts } from "./install.js";
 import {
   baseEnv,

@@ -4,8 +4,8 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import type { LoggedRequest } from "./fake-http.js";
-import type { ResponsesTool } from "./fake-responses.js";
+import type { LoggedRequest } from "../../../src/doctor/fake-model/http.js";
+import type { ResponsesTool } from "../../../src/doctor/fake-model/responses.js";
 import { ensureHosts } from "./install.js";
 import {
   baseEnv,

@@ -1,9 +1,9 @@
 /** The fake model servers, exercised over HTTP without any host. */
 import { gzipSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
-import * as A from "./fake-anthropic.js";
-import { decodeBody } from "./fake-http.js";
-import * as R from "./fake-responses.js";
+import * as A from "./anthropic.js";
+import { decodeBody } from "./http.js";
+import * as R from "./responses.js";
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
