@@ -97,13 +97,20 @@ interface Step {
   id: string;
   tool: string;
   input: Record<string, unknown>;
+  /** Run once, just before the fake model asks for this call (the leaf's earlier calls are done). */
+  before?: () => void;
 }
 
 /** Claude: the main turn spawns `role` (project `.claude/agents`); the child makes `steps` in order. */
 function claudeLeaf(role: Role, steps: Step[], final?: string): A.AnthropicScenario {
+  const fired = new Set<string>();
   return (_req, ctx) => {
     if (ctx.isSubagent) {
       const next = steps.find((s) => !ctx.hasToolResult(s.id));
+      if (next?.before && !fired.has(next.id)) {
+        fired.add(next.id);
+        next.before();
+      }
       return next ? A.toolUse(next.id, next.tool, next.input) : A.text(final ?? `${role} done`);
     }
     if (!ctx.hasToolResult("toolu_spawn")) {
@@ -307,9 +314,14 @@ describeHosts("guard e2e: Claude Code with the generated project adapters", host
 /** Codex: the main turn spawns `role` (`multi_agent_v1`, slug `fake-model`) and waits; the child makes `steps`. */
 function codexLeaf(role: Role, steps: Step[], final?: string): R.ResponsesScenario {
   const ns = { namespace: "multi_agent_v1" };
+  const fired = new Set<string>();
   return (_req, ctx) => {
     if (ctx.isSubagent) {
       const next = steps.find((s) => !ctx.hasToolResult(s.id));
+      if (next?.before && !fired.has(next.id)) {
+        fired.add(next.id);
+        next.before();
+      }
       return next ? R.functionCall(next.id, next.tool, next.input) : R.text(final ?? `${role} done`);
     }
     if (!ctx.hasToolResult("call_spawn")) {
@@ -705,6 +717,33 @@ describeHosts(
       expect(checks(s, runId)).toEqual([{ verdict: "accepted", codes: [], guard_strength: "sandboxed" }]);
     });
 
+    it("hooks edited between two of the leaf's calls do not switch the hook off: Claude keeps the hooks it started with", async () => {
+      const s = await devritesProject("claude", [{ role: "devrites-evidence-scout" }]);
+      const { runId, message } = scoutResult(s);
+      const o = await driveClaude(
+        s,
+        "devrites-evidence-scout",
+        [
+          { id: "toolu_ls", tool: "Bash", input: { command: "ls src" } },
+          {
+            id: "toolu_ls2",
+            tool: "Bash",
+            input: { command: "ls -a src" },
+            before: () => unhookPreToolUse(s, "claude"),
+          },
+        ],
+        message,
+      );
+      // both calls decided and receipted; the edited settings file is a change to the tree the run froze
+      const leafCalls = o.hookCalls
+        .map((h) => String(h.tool_use_id))
+        .filter((id) => id.startsWith("toolu_ls"));
+      expect(leafCalls).toEqual(["toolu_ls", "toolu_ls2"]);
+      expect(ledgerDecisions(s.project).map((d) => d.tool_use_id)).toEqual(["toolu_ls", "toolu_ls2"]);
+      const c = checks(s, runId);
+      expect(c[0]).toMatchObject({ verdict: "rejected", codes: ["result.stale"] });
+    });
+
     it("a call the hook never saw (PreToolUse wired away) rejects the result, naming the call", async () => {
       const s = await devritesProject("claude", [{ role: "devrites-evidence-scout" }]);
       unhookPreToolUse(s, "claude");
@@ -740,6 +779,29 @@ describeHosts("receipts: Codex, the leaf's rollout against the guard's receipts"
     expect(c).toHaveLength(1);
     expect(c[0]).toMatchObject({ verdict: "accepted", codes: [] });
     expect(["sandboxed", "enforced"]).toContain(c[0]?.guard_strength);
+  });
+
+  it("hooks edited between two of the leaf's calls do not switch the hook off: Codex keeps the hooks it started with", async () => {
+    const s = await devritesProject("codex", [{ role: "devrites-evidence-scout" }]);
+    const { runId, message } = scoutResult(s);
+    const o = await driveCodex(
+      s,
+      "devrites-evidence-scout",
+      [
+        { id: "call_ls", tool: "exec_command", input: { cmd: "ls src" } },
+        {
+          id: "call_ls2",
+          tool: "exec_command",
+          input: { cmd: "ls -a src" },
+          before: () => unhookPreToolUse(s, "codex"),
+        },
+      ],
+      { final: message },
+    );
+    const leafCalls = o.hookCalls.map((h) => String(h.tool_use_id)).filter((id) => id.startsWith("call_ls"));
+    expect(leafCalls).toEqual(["call_ls", "call_ls2"]);
+    expect(ledgerDecisions(s.project).map((d) => d.tool_use_id)).toEqual(["call_ls", "call_ls2"]);
+    expect(checks(s, runId)[0]).toMatchObject({ verdict: "rejected", codes: ["result.stale"] });
   });
 
   it("a call the hook never saw (PreToolUse wired away) rejects the result, naming the call", async () => {
