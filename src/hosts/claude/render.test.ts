@@ -29,6 +29,20 @@ const CASES: Record<string, { yes: [string, string][]; no: string[] }> = {
     yes: [["read `.claude/agents/<role>.md`", `read \`${ROOT}/agents/<role>.md\``]],
     no: ["x/.claude/agents/a.md", "my.claude/agents/"],
   },
+  "cli-path": {
+    yes: [
+      ["`.devrites/bin/devrites status`", `\`${ROOT}/bin/devrites status\``],
+      [".devrites/bin/devrites result record r-1 <<'EOF'", `${ROOT}/bin/devrites result record r-1 <<'EOF'`],
+      ["(`.devrites/bin/devrites`)", `(\`${ROOT}/bin/devrites\`)`],
+    ],
+    no: [
+      "x/.devrites/bin/devrites status",
+      ".devrites/bin/devrites-lint",
+      ".devrites/bin/devrites.js",
+      ".devrites/bin/other",
+      "devrites status",
+    ],
+  },
   "skills-path": {
     yes: [[".claude/skills/rite/SKILL.md", `${ROOT}/skills/rite/SKILL.md`]],
     no: ["~/.claude/skills-old", "a/.claude/skills/"],

@@ -8,6 +8,9 @@ import { markdownDoc } from "../headers.js";
 import type { RewriteRule } from "../rewrite.js";
 
 /** Frontmatter keys Claude Code ignores on plugin agents (enforcement comes from the plugin's hooks). */
+/** Plugin-relative path of the one-file CLI the Claude Code plugin carries (its `bin/` is on the Bash tool's PATH). */
+export const PLUGIN_CLI = "bin/devrites";
+
 export const PLUGIN_AGENT_IGNORED_KEYS = ["hooks", "permissionMode", "mcpServers"] as const;
 
 /**
@@ -25,6 +28,14 @@ export function pluginRewrites(plugin: string): RewriteRule[] {
       id: "agents-path",
       pattern: /(^|[^\w/.$}-])\.claude\/agents\//g,
       replace: "$1$${CLAUDE_PLUGIN_ROOT}/agents/",
+    },
+    {
+      // the rites run the CLI the plugin carries (its `bin/devrites`), by absolute path: a user's repository
+      // with only the plugin has no `.devrites/bin/devrites` launcher, and the plugin's `bin/` comes last on the
+      // Bash tool's PATH, after any other devrites
+      id: "cli-path",
+      pattern: /(^|[^\w/.$}-])\.devrites\/bin\/devrites(?![\w.-])/g,
+      replace: "$1$${CLAUDE_PLUGIN_ROOT}/bin/devrites",
     },
     {
       id: "skills-path",
