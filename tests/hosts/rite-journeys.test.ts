@@ -12,7 +12,7 @@
  * One host run per rite and host (four in all). Skips with the reason when a host is unavailable
  * (`DEVRITES_REQUIRE_HOSTS=1` makes that a failure).
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { execa } from "execa";
@@ -24,6 +24,7 @@ import { installPackage } from "./harness/package-install.js";
 import {
   claudeJourney,
   codexJourney,
+  codexSkillPath,
   commandIn,
   fill,
   type Host,
@@ -83,7 +84,7 @@ async function userRepo(host: Host, extra: Record<string, string> = {}): Promise
 function skillDir(view: RootView, skill: string): string {
   const claude = skillBase(view.transcript, skill);
   if (claude) return claude;
-  const codex = new RegExp(`[^\\s"<>()\\\\]*/skills/${skill}/SKILL\\.md`).exec(view.transcript)?.[0];
+  const codex = codexSkillPath(view.transcript, skill);
   if (!codex) throw new Error(`the host did not show where ${skill} lives`);
   return dirname(codex);
 }
@@ -114,8 +115,10 @@ function spawn(view: RootView, rite: string, role: string, packetStep: string) {
   const runId = runIdIn(view.out(packetStep)?.text ?? "");
   if (!runId) return undefined;
   const prompt = quoteIn(dispatch, "Packet:");
-  const description = /description: "([^"]+)"/.exec(dispatch)?.[1];
-  if (!prompt || !description) throw new Error("dispatch.md no longer says how to spawn");
+  // Claude's Agent tool takes a description (dispatch.md gives its form); Codex's spawn_agent none
+  const description = /description: "([^"]+)"/.exec(dispatch)?.[1] ?? "";
+  if (!prompt || !/(subagent_type|agent_type): "<role>"/.test(dispatch))
+    throw new Error("dispatch.md no longer says how to spawn");
   return {
     kind: "spawn" as const,
     role,
@@ -408,7 +411,16 @@ async function drive(host: Host, s: Sandbox, script: JourneyScript, prompt: stri
   }
   const fake = await R.startFakeResponses(codexJourney(script, s.project), { budget: 60 });
   try {
-    const run = await runCodex({ prompt, fake, sandbox: s, timeoutMs: 150_000 });
+    // Codex's workspace-write sandbox keeps `.git` read-only for the root's shell, and `packet new` and `result
+    // check` anchor every run under `.git/devrites` (src/dispatch/anchor.ts): open that folder alone, as a
+    // Codex user must today (see "Codex keeps .git read-only" below)
+    const run = await runCodex({
+      prompt,
+      fake,
+      sandbox: s,
+      timeoutMs: 150_000,
+      extraToml: anchorsWritable(s),
+    });
     if (process.env.DEVRITES_JOURNEY_DUMP)
       writeFileSync(
         process.env.DEVRITES_JOURNEY_DUMP,
@@ -461,6 +473,13 @@ function codexToolChars(input: unknown): number {
     if (item.type === "function_call_output") n += textOf(item.output).length;
   }
   return n;
+}
+
+/** Codex config that makes `<git-dir>/devrites` (and only it) writable in the workspace-write sandbox. */
+function anchorsWritable(s: Sandbox): string {
+  const dir = join(s.project, ".git", "devrites");
+  mkdirSync(join(dir, "anchors"), { recursive: true });
+  return `[sandbox_workspace_write]\nwritable_roots = [${JSON.stringify(dir)}]`;
 }
 
 function state(s: Sandbox) {
@@ -543,3 +562,37 @@ for (const host of ["claude", "codex"] as const) {
     });
   });
 }
+
+describeHosts("Codex keeps .git read-only for the root's shell: packet new", hosts, ["codex"], () => {
+  it("fails closed with packet.anchor-unwritable and leaves no run; with <git-dir>/devrites writable it makes the run", async () => {
+    const s = await userRepo("codex");
+    const cmd =
+      ".devrites/bin/devrites packet new --role devrites-evidence-scout --rite rite-spec --objective x";
+    const fake = await R.startFakeResponses((_req, ctx) => {
+      if (!ctx.hasToolResult("call_packet")) return R.functionCall("call_packet", "exec_command", { cmd });
+      return R.text("done");
+    });
+    try {
+      const run = await runCodex({ prompt: "go", fake, sandbox: s });
+      expect(run.exitCode, run.stderr).toBe(0);
+      const out = R.responsesContextOf(fake.modelRequests().at(-1)!).toolResult("call_packet") ?? "";
+      expect(out).toContain("Process exited with code 1");
+      expect(out).toContain("packet.anchor-unwritable");
+      expect(out).toMatch(/\((EROFS|ENOENT)\)/);
+      expect(existsSync(join(s.project, ".devrites", "runs"))).toBe(false);
+      // the control: the same call with the anchors' folder writable
+      fake.reset((_req, ctx) => {
+        if (!ctx.hasToolResult("call_packet2"))
+          return R.functionCall("call_packet2", "exec_command", { cmd });
+        return R.text("done");
+      });
+      const again = await runCodex({ prompt: "go", fake, sandbox: s, extraToml: anchorsWritable(s) });
+      expect(again.exitCode, again.stderr).toBe(0);
+      const ok = R.responsesContextOf(fake.modelRequests().at(-1)!).toolResult("call_packet2") ?? "";
+      expect(ok).toContain("Process exited with code 0");
+      expect(runIdIn(ok)).toBeDefined();
+    } finally {
+      await fake.close();
+    }
+  });
+});

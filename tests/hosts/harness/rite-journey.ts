@@ -139,6 +139,19 @@ export function skillBase(transcript: string, skill: string): string | undefined
   return m?.[1];
 }
 
+/**
+ * The SKILL.md of `skill` as Codex lists it to the model: a short path under a skill root ("`r1` =
+ * `<folder>`" … "(file: r1/<skill>/SKILL.md)"), or an absolute path.
+ */
+export function codexSkillPath(transcript: string, skill: string): string | undefined {
+  const short = new RegExp(`\\(file: (r\\d+)/${skill}/SKILL\\.md\\)`).exec(transcript);
+  if (short) {
+    const root = new RegExp(`\`${short[1]}\` = \`([^\`]+)\``).exec(transcript)?.[1];
+    if (root) return `${root}/${skill}/SKILL.md`;
+  }
+  return new RegExp(`[^\\s"<>()\\\\]*/skills/${skill}/SKILL\\.md`).exec(transcript)?.[0];
+}
+
 /** The run id in a `packet new` output (`.devrites/runs/<run-id>/packet.json`). */
 export function runIdIn(text: string): string | undefined {
   return /\.devrites\/runs\/(run-[\w-]+)\/packet\.json/.exec(text)?.[1];
@@ -307,10 +320,18 @@ export interface JourneyScript {
   leaf: LeafPlan;
 }
 
+/** Every text a request carries (messages, tool results, tool inputs), one after another, unescaped. */
+export function plainText(v: unknown): string {
+  if (typeof v === "string") return v;
+  if (Array.isArray(v)) return v.map(plainText).join("\n");
+  if (v !== null && typeof v === "object") return Object.values(v).map(plainText).join("\n");
+  return "";
+}
+
 /** The fake Messages API scenario of a scripted root and its leaves. */
 export function claudeJourney(script: JourneyScript, project: string): A.AnthropicScenario {
   return (req, ctx) => {
-    const transcript = JSON.stringify(req.body.messages);
+    const transcript = plainText(req.body.messages);
     if (ctx.isSubagent) {
       const packetPath = /\.devrites\/runs\/run-[\w-]+\/packet\.json/.exec(transcript)?.[0];
       if (!packetPath) return A.text("no packet named");
@@ -362,7 +383,7 @@ function hereDoc(path: string, content: string): string {
 function codexCall(id: string, a: RootAction, skills: string): R.ResponsesReply {
   switch (a.kind) {
     case "skill": {
-      const file = new RegExp(`[^\\s"<>()]*/skills/${a.name}/SKILL\\.md`).exec(skills)?.[0];
+      const file = codexSkillPath(skills, a.name);
       return file
         ? R.functionCall(id, "exec_command", { cmd: `cat ${file}` })
         : R.text(`no ${a.name} skill listed`);
@@ -383,7 +404,7 @@ function codexCall(id: string, a: RootAction, skills: string): R.ResponsesReply 
 /** The fake Responses API scenario of a scripted root and its leaves. */
 export function codexJourney(script: JourneyScript, project: string): R.ResponsesScenario {
   return (req, ctx) => {
-    const transcript = JSON.stringify(req.body.input);
+    const transcript = plainText(req.body.input);
     if (ctx.isSubagent) {
       const packetPath = /\.devrites\/runs\/run-[\w-]+\/packet\.json/.exec(transcript)?.[0];
       if (!packetPath) return R.text("no packet named");
