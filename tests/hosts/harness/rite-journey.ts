@@ -52,6 +52,11 @@ export interface RootView {
   transcript: string;
   /** The output of an earlier step. */
   out(id: string): StepOutput | undefined;
+  /**
+   * The text of the skill the root opened in step `skill`, as the host showed it (Claude: the message the
+   * Skill tool adds, from "Base directory for this skill"; Codex: the SKILL.md it printed). Empty before.
+   */
+  skillText: string;
   /** The project folder (absolute). */
   project: string;
 }
@@ -110,13 +115,18 @@ export function fill(template: string, values: Record<string, string>): string {
   return out;
 }
 
-/** A `> quoted` line of `text` that starts with `start` (dispatch.md's spawn prompt). */
+/** A `> quoted` line or a code span of `text` that starts with `start` (the spawn prompt). */
 export function quoteIn(text: string, start: string): string | undefined {
   for (const line of text.split("\n")) {
     const m = /^\s*>\s?(.*)$/.exec(line);
     if (m?.[1]?.startsWith(start)) return m[1];
   }
-  return undefined;
+  return codeOf(text).find((c) => c.startsWith(start));
+}
+
+/** The first ```markdown block of `text` (a record format). */
+export function markdownBlock(text: string): string | undefined {
+  return /```markdown\n([\s\S]*?)```/.exec(text)?.[1];
 }
 
 /** The markdown block after the `## <file>` heading of records.md (e.g. the plan.md slice format). */
@@ -328,11 +338,29 @@ export function plainText(v: unknown): string {
   return "";
 }
 
+/**
+ * A leaf's conversation: its user turn is the spawn prompt (`Packet: …`). The host's subagent marker is not
+ * enough: Claude sends a leaf's turn after a SubagentStop block without it.
+ */
+export function promptedWithPacket(items: unknown): boolean {
+  if (!Array.isArray(items)) return false;
+  return items.some((m) => {
+    const { role, content } = (m ?? {}) as { role?: string; content?: unknown };
+    if (role !== "user") return false;
+    const blocks = typeof content === "string" ? [{ text: content }] : Array.isArray(content) ? content : [];
+    return (blocks as { type?: string; text?: string }[]).some(
+      (b) =>
+        (b.type === undefined || b.type === "text" || b.type === "input_text") &&
+        /^Packet: \.devrites\/runs\//.test(b.text ?? ""),
+    );
+  });
+}
+
 /** The fake Messages API scenario of a scripted root and its leaves. */
 export function claudeJourney(script: JourneyScript, project: string): A.AnthropicScenario {
   return (req, ctx) => {
     const transcript = plainText(req.body.messages);
-    if (ctx.isSubagent) {
+    if (ctx.isSubagent || promptedWithPacket(req.body.messages)) {
       const packetPath = /\.devrites\/runs\/run-[\w-]+\/packet\.json/.exec(transcript)?.[0];
       if (!packetPath) return A.text("no packet named");
       const steps = leafSteps(packetPath, script.leaf);
@@ -344,8 +372,12 @@ export function claudeJourney(script: JourneyScript, project: string): A.Anthrop
         project,
       );
     }
+    const shown = (req.body.messages as { content: unknown }[])
+      .flatMap((m) => (Array.isArray(m.content) ? (m.content as { type: string; text?: string }[]) : []))
+      .find((b) => b.type === "text" && b.text?.startsWith("Base directory for this skill:"));
     const view: RootView = {
       transcript,
+      skillText: shown?.text ?? "",
       out: (id) => {
         const o = claudeOutput(ctx.toolResultBlock(id));
         return o && { ...o, text: unGutter(o.text) };
@@ -405,7 +437,7 @@ function codexCall(id: string, a: RootAction, skills: string): R.ResponsesReply 
 export function codexJourney(script: JourneyScript, project: string): R.ResponsesScenario {
   return (req, ctx) => {
     const transcript = plainText(req.body.input);
-    if (ctx.isSubagent) {
+    if (ctx.isSubagent || promptedWithPacket(req.body.input)) {
       const packetPath = /\.devrites\/runs\/run-[\w-]+\/packet\.json/.exec(transcript)?.[0];
       if (!packetPath) return R.text("no packet named");
       const steps = leafSteps(packetPath, script.leaf);
@@ -416,6 +448,7 @@ export function codexJourney(script: JourneyScript, project: string): R.Response
     }
     const view: RootView = {
       transcript,
+      skillText: codexOutput(ctx.toolResult("skill"))?.text ?? "",
       out: (id) => {
         const raw = ctx.toolResult(id);
         // a spawn's output is wait_agent's (the hand-back), under the step's own id
