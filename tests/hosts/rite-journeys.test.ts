@@ -213,7 +213,7 @@ function riteQuick(): JourneyScript {
       id: "packet_w2",
       act: (v) => {
         const c = v.out("check_w1");
-        if (!c || c.exitCode !== 1 || !v.out("dispatch")) return undefined;
+        if (c?.exitCode !== 1 || !v.out("dispatch")) return undefined;
         if (!/one new packet for the same role whose objective quotes the exact defect/.test(dispatch(v)))
           throw new Error("dispatch.md no longer says how to retry a malformed result");
         const defect = /error ([a-z]+\.[a-z-]+)/.exec(c.text)?.[1] ?? "malformed result";
