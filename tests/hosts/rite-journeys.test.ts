@@ -39,9 +39,15 @@ import {
   runIdIn,
   skillBase,
 } from "./harness/rite-journey.js";
-import { runClaude } from "./harness/run-claude.js";
+import { claudeEnv, runClaude } from "./harness/run-claude.js";
 import { runCodex } from "./harness/run-codex.js";
-import { cleanupAllSandboxes, killAllHostProcesses, makeSandbox, type Sandbox } from "./harness/sandbox.js";
+import {
+  cleanupAllSandboxes,
+  killAllHostProcesses,
+  makeSandbox,
+  runProcess,
+  type Sandbox,
+} from "./harness/sandbox.js";
 import { describeHosts } from "./harness/suite.js";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -120,11 +126,12 @@ function spawn(view: RootView, rite: string, role: string, packetStep: string) {
   const prompt = quoteIn(dispatch, "Packet:");
   // Claude's Agent tool takes a description (dispatch.md gives its form); Codex's spawn_agent none
   const description = /description: "([^"]+)"/.exec(dispatch)?.[1] ?? "";
-  if (!prompt || !/(subagent_type|agent_type): "<role>"/.test(dispatch))
-    throw new Error("dispatch.md no longer says how to spawn");
+  // the agent type as the text writes it (a plugin's agents are `<plugin>:<role>`)
+  const agentType = /(?:subagent_type|agent_type): "([^"<]*)<role>"/.exec(dispatch);
+  if (!prompt || !agentType) throw new Error("dispatch.md no longer says how to spawn");
   return {
     kind: "spawn" as const,
-    role,
+    role: `${agentType[1]}${role}`,
     description: fill(description, { rite, role }),
     prompt: fill(prompt, { "run-id": runId }),
   };
@@ -174,14 +181,14 @@ const LEAF: LeafPlan = {
  * rite-quick, as its text says: the happy path from the rite alone (its dispatch brief and slice format), and
  * dispatch.md read only when a check is not exit 0, as the brief says; one rejected wright result and its retry.
  */
-function riteQuick(): JourneyScript {
+function riteQuick(skill = "rite-quick"): JourneyScript {
   const rite = "rite-quick";
   const wright = "devrites-slice-wright";
   const text = (v: RootView) => v.skillText;
   const dispatch = (v: RootView) => v.out("dispatch")?.text ?? "";
   const objective = "Slice quick-1: set a to 2 in src/a.ts; npm test must pass.";
   const root: RootStep[] = [
-    { id: "skill", act: () => ({ kind: "skill", name: rite }) },
+    { id: "skill", act: () => ({ kind: "skill", name: skill }) },
     { id: "start", act: (v) => ({ kind: "shell", cmd: fill(need(text(v), "rite start"), { rite }) }) },
     {
       id: "plan",
@@ -589,3 +596,49 @@ describeHosts("Codex keeps .git read-only for the root's shell: packet new", hos
     }
   });
 });
+
+describeHosts(
+  "rite journey, the Claude Code plugin alone (no npm install, no init)",
+  hosts,
+  ["claude"],
+  () => {
+    it("rite-quick through the plugin's CLI, agents and hooks: rejected wright, retry, proof runner, slice built", {
+      timeout: 200_000,
+    }, async () => {
+      const s = await makeSandbox();
+      await execa("mkdir", ["-p", join(s.project, "src")]);
+      writeFileSync(join(s.project, "src", "a.ts"), A_TS);
+      writeFileSync(join(s.project, "package.json"), PACKAGE);
+      const git = (args: string[]) =>
+        execa("git", ["-c", "user.email=e@x.invalid", "-c", "user.name=e", ...args], { cwd: s.project });
+      await git(["add", "."]);
+      await git(["commit", "-qm", "init"]);
+      const env = claudeEnv(s.home, "http://127.0.0.1:9");
+      for (const args of [
+        ["plugin", "marketplace", "add", ROOT],
+        ["plugin", "install", "devrites@devrites"],
+      ]) {
+        const r = await runProcess(hosts.claude!.bin, args, { cwd: s.project, env });
+        expect(r.exitCode, r.stderr).toBe(0);
+      }
+      const j = await drive(
+        "claude",
+        s,
+        riteQuick("devrites:rite-quick"),
+        "Quick fix: make a equal 2 in src/a.ts.",
+      );
+      // the happy path ran the plugin's CLI by the path Claude substituted; the retry, from dispatch.md, by name
+      expect(j.out("packet_w1")?.exitCode, j.out("packet_w1")?.text).toBe(0);
+      expect(j.out("check_w1")?.exitCode, j.out("check_w1")?.text).toBe(1);
+      expect(j.out("check_w2")?.exitCode, j.out("check_w2")?.text).toBe(0);
+      expect(j.out("check_p")?.exitCode, j.out("check_p")?.text).toBe(0);
+      expect(j.out("status")?.text).toContain("rite: rite-quick, phase quick");
+      expect(new Set(verdicts(s, j.out, "packet_w2"))).toEqual(new Set(["accepted"]));
+      expect(new Set(verdicts(s, j.out, "packet_p"))).toEqual(new Set(["accepted"]));
+      expect(readFileSync(join(s.project, "src", "a.ts"), "utf8")).toBe(A_TS_AFTER);
+      expect(state(s)).toMatchObject({ active_rite: null, active_runs: [] });
+      expect(existsSync(join(s.project, "node_modules"))).toBe(false);
+      expect(existsSync(join(s.project, ".devrites", "bin"))).toBe(false);
+    });
+  },
+);

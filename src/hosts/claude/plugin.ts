@@ -13,7 +13,13 @@ import { HASH_HEADER, jsonText, scriptWithHeader } from "../headers.js";
 import { hooksObject, pluginHookCommand } from "../hooks.js";
 import { applyRewrites } from "../rewrite.js";
 import type { PlanInput, PlannedFile } from "../types.js";
-import { claudeAgentDoc, claudeSkillFrontmatter, PLUGIN_CLI, pluginRewrites } from "./render.js";
+import {
+  claudeAgentDoc,
+  claudeSkillFrontmatter,
+  PLUGIN_CLI,
+  pluginReferenceRewrites,
+  pluginRewrites,
+} from "./render.js";
 
 /**
  * Plugin-relative path of the one-file CLI. `.cjs`, so Node runs it as CommonJS wherever the plugin sits (a
@@ -55,6 +61,8 @@ export function planClaudePlugin(model: PackModel, input: PlanInput): LayoutPlan
   const root = claudePluginDir(meta.name);
   const rules = pluginRewrites(meta.name);
   const text = (s: string) => applyRewrites(s, rules);
+  const referenceRules = pluginReferenceRewrites(meta.name);
+  const referenceText = (s: string) => applyRewrites(s, referenceRules);
   const files: PlannedFile[] = [];
   const diagnostics: Diagnostic[] = [];
 
@@ -73,7 +81,7 @@ export function planClaudePlugin(model: PackModel, input: PlanInput): LayoutPlan
       root,
       `${root}/skills/${skill.name}`,
       skill,
-      { frontmatter: claudeSkillFrontmatter(skill), text },
+      { frontmatter: claudeSkillFrontmatter(skill), text, referenceText },
       input.assets,
     );
     files.push(...r.files);

@@ -45,6 +45,28 @@ export function pluginRewrites(plugin: string): RewriteRule[] {
   ];
 }
 
+/**
+ * The plugin rewrites for a skill's reference files. Claude Code substitutes `${CLAUDE_PLUGIN_ROOT}` in a
+ * SKILL.md it loads, not in a file the model reads later with the Read tool, and the variable is not in the Bash
+ * tool's environment: a reference names the plugin's CLI by its bare name, which the plugin's `bin/` on the
+ * Bash tool's PATH resolves (checked on 2.1.328).
+ */
+export function pluginReferenceRewrites(plugin: string): RewriteRule[] {
+  return [
+    {
+      id: "reference-cli-why",
+      pattern: /\(the launcher\s+the install wrote there; a bare `devrites` may not be on PATH\)/g,
+      replace: "(the plugin's `bin/devrites`, which the plugin puts on the Bash tool's PATH)",
+    },
+    {
+      id: "reference-cli-path",
+      pattern: /(^|[^\w/.$}-])\.devrites\/bin\/devrites(?![\w.-])/g,
+      replace: "$1devrites",
+    },
+    ...pluginRewrites(plugin).filter((r) => r.id !== "cli-path"),
+  ];
+}
+
 /** A skill's `SKILL.md` frontmatter for Claude Code: the pack's host keys, as written. */
 export function claudeSkillFrontmatter(skill: SkillModel): Record<string, unknown> {
   return { ...skill.frontmatter };

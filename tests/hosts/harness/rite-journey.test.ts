@@ -42,6 +42,7 @@ describe("commandIn", () => {
   });
   it("ignores prose, other programs and subcommands the text does not name", () => {
     expect(commandIn("run devrites status now", "status")).toBeUndefined();
+    expect(commandIn("`devrites status`", "status")).toBe("devrites status");
     expect(commandIn("`.devrites/bin/devrites-other status`", "status")).toBeUndefined();
     expect(commandIn(TEXT, "run abandon")).toBeUndefined();
     expect(commandIn("`.devrites/bin/devrites rite started`", "rite start")).toBeUndefined();

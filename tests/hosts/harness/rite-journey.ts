@@ -86,12 +86,12 @@ export function codeOf(text: string): string[] {
 }
 
 /**
- * The fullest code span or line in `text` that runs the devrites CLI (by the project launcher or by a plugin's
- * absolute path) with the subcommand `words`, e.g. `commandIn(t, "rite start")` → `.devrites/bin/devrites rite
+ * The fullest code span or line in `text` that runs the devrites CLI (by the project launcher, by a plugin's
+ * absolute path, or by the bare name a plugin's reference file uses) with the subcommand `words`, e.g. `commandIn(t, "rite start")` → `.devrites/bin/devrites rite
  * start <rite>`. Undefined when the text names none.
  */
 export function commandIn(text: string, words: string): string | undefined {
-  const want = new RegExp(`(?:^|\\s)((?:\\.devrites/bin/|/\\S*/bin/)devrites ${words}(?:\\s.*)?)$`);
+  const want = new RegExp(`(?:^|\\s)((?:\\.devrites/bin/|/\\S*/bin/)?devrites ${words}(?:\\s.*)?)$`);
   // the fullest form the text gives (a fenced template over a passing mention)
   let best: string | undefined;
   for (const c of codeOf(text)) {
