@@ -305,7 +305,7 @@ export interface BuiltHook {
   inputs: string[];
 }
 
-function common(root: string): BuildOptions & { write: false; metafile: true } {
+export function common(root: string): BuildOptions & { write: false; metafile: true } {
   return {
     absWorkingDir: root,
     bundle: true,
@@ -388,7 +388,7 @@ export async function buildHooks(root: string = REPO_ROOT): Promise<BuiltHook[]>
   return Promise.all(HOOK_NAMES.map((n) => buildHook(n, root)));
 }
 
-function outputText(files: { path: string; text: string }[] | undefined, ext: string): string {
+export function outputText(files: { path: string; text: string }[] | undefined, ext: string): string {
   const js = files?.find((f) => f.path.endsWith(ext));
   if (!js) throw new Error(`esbuild produced no ${ext} output`);
   return js.text;

@@ -6,7 +6,7 @@
 
 import { randomBytes } from "node:crypto";
 import { existsSync, lstatSync, readdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { git } from "../baseline/_git.js";
 import { absoluteGitDir, describePaths, freezeBaseline, manifestDigest } from "../baseline/index.js";
 import { writeFileAtomic } from "../core/atomic-write.js";
@@ -19,7 +19,7 @@ import { appendEvent, readState, workspacePaths, writeState } from "../run/works
 import { checkAllowlist, resolveRepoPath, type ScopeViolation } from "../scope/index.js";
 import { touchedPaths } from "../validate/baseline-record.js";
 import { diag } from "../validate/codes.js";
-import { anchorFor, writeAnchor } from "./anchor.js";
+import { anchorFor, anchorsDir, writeAnchor } from "./anchor.js";
 import { doctorGate } from "./doctor-gate.js";
 import { isRunId, newRunId, nextStepNumber, RITE_PATTERN } from "./ids.js";
 import { buildBaselineRecord, buildPacket, isPhase, type PacketEngineFields, PHASES } from "./packet.js";
@@ -247,8 +247,12 @@ export async function runPacketNew(opts: PacketNewOptions): Promise<PacketNewOut
     };
   }
   const anchor = anchorFor(packet, baselineBytes);
+  // first, so that a git folder we cannot write leaves no half-made run behind
+  if (gitDir !== null) {
+    const unwritable = tryWriteAnchor(gitDir, anchor);
+    if (unwritable) return { exitCode: ExitCode.Violation, diagnostics: [unwritable] };
+  }
   writeFileAtomic(join(root, baselinePath), baselineBytes);
-  if (gitDir !== null) writeAnchor(gitDir, anchor);
   writeFileAtomic(join(root, packetPath), `${JSON.stringify(packet, null, 2)}\n`);
   appendEvent(root, {
     ts: opts.now.toISOString(),
@@ -467,4 +471,23 @@ function stepIdsOnDisk(root: string): string[] {
     }
   }
   return ids;
+}
+
+/**
+ * Write the run's anchor, or the diagnostic that says why it cannot be: a read-only git folder (Codex's
+ * workspace-write sandbox keeps `.git` read-only for the shell) or any other write error. Nothing is written
+ * to the workspace before it.
+ */
+function tryWriteAnchor(gitDir: string, anchor: Parameters<typeof writeAnchor>[1]): Diagnostic | undefined {
+  try {
+    writeAnchor(gitDir, anchor);
+    return undefined;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? "error";
+    const dir = anchorsDir(gitDir);
+    return error("packet.anchor-unwritable", `cannot write the run's anchor under the git folder (${code})`, {
+      path: dir,
+      hint: `make ${dirname(dir)} writable; Codex's workspace-write sandbox keeps .git read-only: add that folder to [sandbox_workspace_write] writable_roots, or run this command outside the sandbox`,
+    });
+  }
 }

@@ -37,6 +37,8 @@ export interface SkillRender {
   frontmatter: Record<string, unknown>;
   /** Applied to the body and to every reference file. */
   text: (s: string) => string;
+  /** Applied to reference files instead of `text`, when given (a plugin's references are read, not loaded). */
+  referenceText?: (s: string) => string;
 }
 
 /**
@@ -53,7 +55,8 @@ export function skillFolder(
   const files = [owned(root, `${dir}/SKILL.md`, markdownDoc(render.frontmatter, render.text(skill.body)))];
   const diagnostics: Diagnostic[] = [];
   for (const ref of skill.references) {
-    files.push(owned(root, `${dir}/${ref.relPath}`, markdownDoc(undefined, render.text(ref.content))));
+    const refText = render.referenceText ?? render.text;
+    files.push(owned(root, `${dir}/${ref.relPath}`, markdownDoc(undefined, refText(ref.content))));
   }
   for (const asset of hostAssets(skill)) {
     const text = assets?.get(asset);

@@ -35,6 +35,7 @@ export function testInput(overrides: Partial<PlanInput> = {}): PlanInput {
     layouts: ["project", "plugin"],
     meta: TEST_META,
     bundles: standInBundles(),
+    cli: "#!/usr/bin/env node\n// stand-in for the one-file CLI\nprocess.exit(0);\n",
     ...overrides,
   };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { sha256Hex } from "../core/hash.js";
+import { cardsFromPack } from "../route/cards.js";
 import { cleanModel, goldenModel, planClean, testInput } from "./fixtures.js";
 import { MANIFEST_NAME, parseManifest } from "./manifest.js";
 import { planOutputs } from "./plan.js";
@@ -40,6 +41,9 @@ describe("planOutputs", () => {
       "plugins/claude/devrites/.devrites-generated.json",
       "plugins/claude/devrites/agents/devrites-evidence-scout.md",
       "plugins/claude/devrites/agents/devrites-slice-wright.md",
+      "plugins/claude/devrites/bin/devrites",
+      "plugins/claude/devrites/bin/devrites.cjs",
+      "plugins/claude/devrites/bin/rite-cards.json",
       "plugins/claude/devrites/hooks/hooks.json",
       "plugins/claude/devrites/hooks/pre-tool-use.cjs",
       "plugins/claude/devrites/hooks/subagent-stop.cjs",
@@ -112,6 +116,41 @@ describe("planOutputs", () => {
     ]);
     expect(plan.files.some((f) => f.path === ".devrites/hooks/pre-tool-use.cjs")).toBe(true);
     expect(plan.files.some((f) => f.path === ".devrites/hooks/subagent-stop.cjs")).toBe(false);
+  });
+
+  it("carries the one-file CLI in the Claude plugin: bin/devrites (executable) runs bin/devrites.cjs", () => {
+    const { plan, diagnostics } = planClean({ hosts: ["claude"], layouts: ["plugin"] });
+    expect(diagnostics).toEqual([]);
+    const file = (p: string) => plan.files.find((f) => f.path === `plugins/claude/devrites/${p}`);
+    expect(file("bin/devrites")?.mode).toBe(0o755);
+    expect(file("bin/devrites")?.content).toMatch(/^#!\/bin\/sh\n# generated — do not edit/);
+    expect(file("bin/devrites")?.content).toContain('exec node "$here/devrites.cjs" "$@"');
+    const bundle = file("bin/devrites.cjs");
+    expect(bundle?.mode).toBe(0o644);
+    // the copy names the command that regenerates it, after the shebang
+    expect(bundle?.content).toBe(
+      "#!/usr/bin/env node\n// generated - do not edit; regenerate with devrites generate\n// stand-in for the one-file CLI\nprocess.exit(0);\n",
+    );
+    const cards = JSON.parse(file("bin/rite-cards.json")!.content) as { name: string }[];
+    expect(cards.map((c) => c.name)).toEqual(cardsFromPack(cleanModel()).map((c) => c.name));
+    // the Codex plugin has no bin/ on any PATH: it carries none
+    const codex = planClean({ hosts: ["codex"], layouts: ["plugin"] }).plan;
+    expect(codex.files.some((f) => f.path.includes("/bin/"))).toBe(false);
+  });
+
+  it("reports a missing one-file CLI with the build hint, and plans the rest of the plugin", () => {
+    const { plan, diagnostics } = planClean({ hosts: ["claude"], layouts: ["plugin"], cli: undefined });
+    expect(diagnostics).toEqual([
+      expect.objectContaining({
+        code: "generate.cli-bundle-missing",
+        path: "bin/devrites.cjs",
+        hint: "npm run build",
+      }),
+    ]);
+    expect(plan.files.some((f) => f.path.endsWith("/bin/devrites"))).toBe(false);
+    expect(
+      plan.files.some((f) => f.path.endsWith("/skills/rite-look/SKILL.md") || f.path.endsWith("SKILL.md")),
+    ).toBe(true);
   });
 
   it("refuses a skill name that would put a file outside its folder", () => {

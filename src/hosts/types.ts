@@ -59,6 +59,11 @@ export interface PlanInput {
   bundles: ReadonlyMap<string, string>;
   assets?: ReadonlyMap<string, string>;
   /**
+   * The one-file CLI (`bin/devrites.cjs`, built by `scripts/build-cli.ts`), as JavaScript text: the Claude Code
+   * plugin carries it as `bin/devrites`. Absent: the plugin layout reports `generate.cli-bundle-missing`.
+   */
+  cli?: string;
+  /**
    * The command the generated headers name (default `devrites generate`, in the devrites repository): a
    * repository that got its files from `devrites init` regenerates them with `devrites update`.
    */

@@ -20,6 +20,15 @@ function readPackageJson(): unknown {
   }
 }
 
+/** The one-file CLI the Claude Code plugin carries (`bin/devrites.cjs`); absent, the plan reports it. */
+export async function readCliBundle(root: string = PACKAGE_ROOT): Promise<{ cli?: string }> {
+  try {
+    return { cli: await readFile(join(root, "bin", "devrites.cjs"), "utf8") };
+  } catch {
+    return {};
+  }
+}
+
 /** What a plan needs besides the model, read once: the package metadata, hook bundles and skill assets. */
 export async function readPlanInputs(
   model: PackModel,
@@ -40,7 +49,7 @@ export async function readPlanInputs(
         // reported by the plan as generate.asset-missing
       }
     }
-  return { meta: packageMeta(readPackageJson()), bundles, assets };
+  return { meta: packageMeta(readPackageJson()), bundles, assets, ...(await readCliBundle()) };
 }
 
 /** The plan of `hosts` × `layouts` from inputs already read (pure). */

@@ -82,14 +82,20 @@ describe("the shipped pack", () => {
     ]);
   });
 
-  it("includes every shared fragment into every role", () => {
+  it("includes every shared role fragment into every role, and the dispatch brief into rite-quick only", () => {
     const roles = model.agents.map((a) => a.source.path).sort();
-    for (const f of model.fragments) expect(f.includedBy, f.name).toEqual(roles);
+    for (const f of model.fragments.filter((x) => x.name !== "dispatch-brief"))
+      expect(f.includedBy, f.name).toEqual(roles);
     expect(model.fragments.map((f) => f.name)).toEqual([
       "budgets",
+      "dispatch-brief",
       "never-list",
       "result-contract",
       "untrusted-input",
+    ]);
+    // the express lane's root reads its whole happy path in its own text (root context, issue #17)
+    expect(model.fragments.find((f) => f.name === "dispatch-brief")?.includedBy).toEqual([
+      "skills/rite-quick/SKILL.md",
     ]);
   });
 

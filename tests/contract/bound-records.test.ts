@@ -6,7 +6,7 @@
  */
 
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { baselineId, type ManifestEntry, manifestDigest } from "../../src/baseline/index.js";
@@ -69,6 +69,42 @@ function rewriteRun(
 }
 
 describe("packet new fixes the run", () => {
+  it("a git folder it cannot write (Codex's sandbox keeps .git read-only): exit 1, the path, and no run left behind", async () => {
+    // root ignores file modes, so block the anchor folder with a file where the folder would go
+    const { writeFileSync } = await import("node:fs");
+    writeFileSync(join(gitDir(), "devrites"), "not a folder\n");
+    const stateBefore = existsSync(join(repo.root, ".devrites", "state.json"))
+      ? readFileSync(join(repo.root, ".devrites", "state.json"), "utf8")
+      : undefined;
+    const r = await repo.cli([
+      "packet",
+      "new",
+      "--role",
+      "devrites-evidence-scout",
+      "--rite",
+      "rite-spec",
+      "--objective",
+      "x",
+    ]);
+    expect(r.code).toBe(1);
+    expect(r.json.diagnostics).toEqual([
+      expect.objectContaining({
+        code: "packet.anchor-unwritable",
+        path: join(gitDir(), "devrites", "anchors"),
+        hint: expect.stringContaining("writable_roots"),
+      }),
+    ]);
+    const runs = join(repo.root, ".devrites", "runs");
+    expect(existsSync(runs) ? readdirSync(runs) : []).toEqual([]);
+    const stateAfter = existsSync(join(repo.root, ".devrites", "state.json"))
+      ? readFileSync(join(repo.root, ".devrites", "state.json"), "utf8")
+      : undefined;
+    expect(stateAfter).toBe(stateBefore);
+    // the near miss: the same repository with the folder writable makes the run
+    rmSync(join(gitDir(), "devrites"));
+    expect((await repo.packet("devrites-evidence-scout")).run_id).toMatch(/^run-/);
+  });
+
   it("writes an anchor in the git folder and the digests in packet.created", async () => {
     const p = await repo.packet("devrites-evidence-scout");
     const anchor = JSON.parse(readFileSync(anchorFile(p), "utf8"));

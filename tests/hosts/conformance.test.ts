@@ -9,6 +9,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import * as A from "../../src/doctor/fake-model/anthropic.js";
 import * as R from "../../src/doctor/fake-model/responses.js";
@@ -46,6 +47,7 @@ module.exports = (bytes) => {
   return { exitCode: 0, stdout: "", stderr: "" };
 };
 `;
+const REPO_ROOT_DIR = fileURLToPath(new URL("../../", import.meta.url));
 const BUNDLES = new Map(["pre-tool-use", "subagent-stop", "user-prompt-submit"].map((e) => [e, STAND_IN]));
 
 /**
@@ -84,6 +86,8 @@ async function rendered(host: Host, layouts: Layout[]): Promise<Sandbox> {
     layouts,
     meta: TEST_META,
     bundles: BUNDLES,
+    // the one-file CLI the Claude plugin carries, as built
+    cli: readFileSync(join(REPO_ROOT_DIR, "bin", "devrites.cjs"), "utf8"),
   });
   expect(diagnostics.filter((d) => d.severity === "error")).toEqual([]);
   const applied = await applyPlan(s.project, plan);

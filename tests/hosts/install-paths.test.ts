@@ -10,7 +10,15 @@
  * the package with `npm pack` (its `prepare` compiles the CLI) and installs its runtime dependencies from the
  * npm cache or registry.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -170,13 +178,19 @@ describeHosts("install path (a), project install from the packed package: Codex"
   });
 });
 
+/** The first command the plugin's rite text names: its own CLI, by the absolute path Claude substituted. */
+function firstPluginCommand(text: string): string | undefined {
+  return /`(\/[^`\s]*\/bin\/devrites [a-z][^`]*)`/.exec(text)?.[1];
+}
+
 describeHosts(
-  "install path (b), the Claude Code plugin from its marketplace: Claude Code",
+  "install path (b), the Claude Code plugin from its marketplace, no npm install: Claude Code",
   hosts,
   ["claude"],
   () => {
-    it("the plugin's rite runs its first CLI call through the launcher `init --host none` wrote", async () => {
-      const s = await userRepo("none");
+    it("the plugin's rite runs the CLI the plugin carries: no launcher, no node_modules in the repository", async () => {
+      const s = await makeSandbox();
+      writeFileSync(join(s.project, "a.ts"), "export const a = 1;\n");
       const env = claudeEnv(s.home, "http://127.0.0.1:9");
       const add = await runProcess(hosts.claude!.bin, ["plugin", "marketplace", "add", ROOT], {
         cwd: s.project,
@@ -189,13 +203,24 @@ describeHosts(
       });
       expect(install.exitCode, install.stderr).toBe(0);
       let command: string | undefined;
+      let cli: string | undefined;
       const fake = await A.startFakeAnthropic((req, ctx) => {
         if (!ctx.hasToolResult("toolu_skill"))
           return A.toolUse("toolu_skill", "Skill", { skill: "devrites:rite" });
         if (!ctx.hasToolResult("toolu_cli")) {
-          command = firstCommand(JSON.stringify(req.body.messages));
+          // the rite's text as the host showed it, `${CLAUDE_PLUGIN_ROOT}` already substituted
+          command = firstPluginCommand(JSON.stringify(req.body.messages));
+          cli = command?.slice(0, command.indexOf(" "));
           return command ? A.toolUse("toolu_cli", "Bash", { command }) : A.text("no command in the rite");
         }
+        // a rite's first writing call, then status must show it
+        if (!ctx.hasToolResult("toolu_start"))
+          return A.toolUse("toolu_start", "Bash", { command: `${cli} rite start rite-quick` });
+        if (!ctx.hasToolResult("toolu_status"))
+          return A.toolUse("toolu_status", "Bash", { command: `${cli} status` });
+        // the plugin's bin/ is on the Bash tool's PATH too, after everything else
+        if (!ctx.hasToolResult("toolu_which"))
+          return A.toolUse("toolu_which", "Bash", { command: "command -v devrites" });
         return A.text("done");
       });
       try {
@@ -208,10 +233,24 @@ describeHosts(
         expect(run.exitCode, run.stderr).toBe(0);
         expect(fake.failures).toEqual([]);
         expect((run.init?.skills as string[] | undefined) ?? []).toContain("devrites:rite");
-        expect(command).toBe(".devrites/bin/devrites status");
-        const cli = A.anthropicContextOf(fake.modelRequests().at(-1)!).toolResultBlock("toolu_cli");
-        expect(cli?.isError, cli?.text).toBe(false);
-        expect(cli?.text).toContain("active runs: none");
+        expect(command).toMatch(/^\/\S+\/bin\/devrites status$/);
+        expect(command).not.toContain("CLAUDE_PLUGIN_ROOT");
+        const last = A.anthropicContextOf(fake.modelRequests().at(-1)!);
+        const first = last.toolResultBlock("toolu_cli");
+        expect(first?.isError, first?.text).toBe(false);
+        expect(first?.text).toContain("active runs: none");
+        const start = last.toolResultBlock("toolu_start");
+        expect(start?.isError, start?.text).toBe(false);
+        expect(start?.text).toContain("active rite: rite-quick");
+        const status = last.toolResultBlock("toolu_status");
+        expect(status?.text).toContain("rite: rite-quick, phase quick");
+        expect(last.toolResultBlock("toolu_which")?.text.trim()).toBe(cli);
+        // the pass is the plugin's: the repository has no launcher and no package
+        expect(existsSync(join(s.project, ".devrites", "bin"))).toBe(false);
+        expect(existsSync(join(s.project, "node_modules"))).toBe(false);
+        expect(JSON.parse(readFileSync(join(s.project, ".devrites", "state.json"), "utf8")).active_rite).toBe(
+          "rite-quick",
+        );
       } finally {
         await fake.close();
       }

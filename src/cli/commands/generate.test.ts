@@ -41,12 +41,12 @@ describe("devrites generate", () => {
     const r = await gen(s);
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^generate: 46 files for claude, codex: 46 written, 0 removed, 0 unchanged$/);
+    expect(r.stdout).toMatch(/^generate: 49 files for claude, codex: 49 written, 0 removed, 0 unchanged$/);
     expect(existsSync(join(s.target, ".claude/skills/rite-look/SKILL.md"))).toBe(true);
     expect(existsSync(join(s.target, ".codex/agents/devrites-slice-wright.toml"))).toBe(true);
     const check = await gen(s, "--check");
     expect(check.code).toBe(0);
-    expect(check.stdout).toBe("generate --check: 46 files up to date (claude, codex)");
+    expect(check.stdout).toBe("generate --check: 49 files up to date (claude, codex)");
   });
 
   it("--check exits 1 on a hand edit and prints the state, the path and the diff", async () => {
@@ -59,7 +59,7 @@ describe("devrites generate", () => {
     );
     const r = await gen(s, "--check");
     expect(r.code).toBe(1);
-    expect(r.stdout).toContain("1 of 46 files drifted");
+    expect(r.stdout).toContain("1 of 49 files drifted");
     expect(r.stdout).toContain("hand-edited .codex/agents/devrites-evidence-scout.toml");
     expect(r.stdout).toContain('-sandbox_mode = "workspace-write"\n+sandbox_mode = "read-only"');
     expect(r.stderr).toContain("error generate.hand-edited .codex/agents/devrites-evidence-scout.toml");

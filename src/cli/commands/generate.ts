@@ -14,6 +14,7 @@ import {
   planOutputs,
 } from "../../hosts/index.js";
 import { HOOK_BUNDLE_EXT } from "../../hosts/output-path.js";
+import { readCliBundle } from "../../install/render.js";
 import { lintPack, loadPack, type PackModel } from "../../pack/index.js";
 import { type Command, type CommandIo, flag, str } from "../command.js";
 import { commandNames } from "../registry.js";
@@ -164,6 +165,7 @@ export const generateCommand: Command = {
       meta: packageMeta(pkg),
       bundles: await readBundles(hooksDir, loaded.model),
       assets: await readAssets(packDir, loaded.model),
+      ...(await readCliBundle()),
     });
     const warnings = [...lint, ...anchorBundles(planned, hooksDir, io)];
     if (hasErrors(planned)) {

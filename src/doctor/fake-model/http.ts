@@ -48,7 +48,8 @@ export function decodeBody(buf: Buffer, encoding: string | undefined): { text: s
     if (enc === "deflate") return { text: zlib.inflateSync(buf).toString("utf8") };
     if (enc === "br") return { text: zlib.brotliDecompressSync(buf).toString("utf8") };
     if (enc === "zstd") {
-      const zstd = (zlib as unknown as { zstdDecompressSync?: (b: Buffer) => Buffer }).zstdDecompressSync;
+      // newer Node only; looked up on the module object, not as a named import the bundlers would check
+      const zstd = Reflect.get(zlib, "zstdDecompressSync") as ((b: Buffer) => Buffer) | undefined;
       if (zstd) return { text: zstd(buf).toString("utf8") };
       return { error: "content-encoding zstd cannot be decoded by this Node version" };
     }

@@ -2,7 +2,12 @@ import { describe, expect, it } from "vitest";
 import { buildPack } from "../../pack/build.js";
 import { cleanFiles, edit } from "../../pack/fixtures.js";
 import { applyRewrites } from "../rewrite.js";
-import { claudeAgentDoc, PLUGIN_AGENT_IGNORED_KEYS, pluginRewrites } from "./render.js";
+import {
+  claudeAgentDoc,
+  PLUGIN_AGENT_IGNORED_KEYS,
+  pluginReferenceRewrites,
+  pluginRewrites,
+} from "./render.js";
 
 const rules = pluginRewrites("devrites");
 /** The plugin root variable as Claude Code writes it (built so no linter takes it for a template). */
@@ -28,6 +33,20 @@ const CASES: Record<string, { yes: [string, string][]; no: string[] }> = {
   "agents-path": {
     yes: [["read `.claude/agents/<role>.md`", `read \`${ROOT}/agents/<role>.md\``]],
     no: ["x/.claude/agents/a.md", "my.claude/agents/"],
+  },
+  "cli-path": {
+    yes: [
+      ["`.devrites/bin/devrites status`", `\`${ROOT}/bin/devrites status\``],
+      [".devrites/bin/devrites result record r-1 <<'EOF'", `${ROOT}/bin/devrites result record r-1 <<'EOF'`],
+      ["(`.devrites/bin/devrites`)", `(\`${ROOT}/bin/devrites\`)`],
+    ],
+    no: [
+      "x/.devrites/bin/devrites status",
+      ".devrites/bin/devrites-lint",
+      ".devrites/bin/devrites.js",
+      ".devrites/bin/other",
+      "devrites status",
+    ],
   },
   "skills-path": {
     yes: [[".claude/skills/rite/SKILL.md", `${ROOT}/skills/rite/SKILL.md`]],
@@ -84,5 +103,32 @@ describe("claudeAgentDoc", () => {
     );
     const doc = claudeAgentDoc(model.agents[0]!, (s) => applyRewrites(s, rules), true);
     expect(doc).toContain(`See ${ROOT}/agents/x.md.`);
+  });
+});
+
+describe("plugin reference rewrites (a reference file is read, not loaded: no variable is substituted in it)", () => {
+  const refRules = pluginReferenceRewrites("devrites");
+  it("names the plugin's CLI by its bare name, on the Bash tool's PATH", () => {
+    expect(applyRewrites("Run `.devrites/bin/devrites result check x`.", refRules)).toBe(
+      "Run `devrites result check x`.",
+    );
+    expect(
+      applyRewrites(
+        "as `.devrites/bin/devrites …` (the launcher\nthe install wrote there; a bare `devrites` may not be on PATH).",
+        refRules,
+      ),
+    ).toBe("as `devrites …` (the plugin's `bin/devrites`, which the plugin puts on the Bash tool's PATH).");
+  });
+  it("leaves near misses alone, and never writes the unsubstituted variable for the CLI", () => {
+    for (const t of [
+      "x/.devrites/bin/devrites status",
+      ".devrites/bin/devrites-lint",
+      ".devrites/bin/devrites.js",
+    ])
+      expect(applyRewrites(t, refRules)).toBe(t);
+    expect(applyRewrites("`.devrites/bin/devrites status`", refRules)).not.toContain("CLAUDE_PLUGIN_ROOT");
+  });
+  it("keeps the other plugin rewrites", () => {
+    expect(applyRewrites('`subagent_type: "<role>"`', refRules)).toBe('`subagent_type: "devrites:<role>"`');
   });
 });

@@ -8,6 +8,9 @@ import { markdownDoc } from "../headers.js";
 import type { RewriteRule } from "../rewrite.js";
 
 /** Frontmatter keys Claude Code ignores on plugin agents (enforcement comes from the plugin's hooks). */
+/** Plugin-relative path of the one-file CLI the Claude Code plugin carries (its `bin/` is on the Bash tool's PATH). */
+export const PLUGIN_CLI = "bin/devrites";
+
 export const PLUGIN_AGENT_IGNORED_KEYS = ["hooks", "permissionMode", "mcpServers"] as const;
 
 /**
@@ -27,10 +30,40 @@ export function pluginRewrites(plugin: string): RewriteRule[] {
       replace: "$1$${CLAUDE_PLUGIN_ROOT}/agents/",
     },
     {
+      // the rites run the CLI the plugin carries (its `bin/devrites`), by absolute path: a user's repository
+      // with only the plugin has no `.devrites/bin/devrites` launcher, and the plugin's `bin/` comes last on the
+      // Bash tool's PATH, after any other devrites
+      id: "cli-path",
+      pattern: /(^|[^\w/.$}-])\.devrites\/bin\/devrites(?![\w.-])/g,
+      replace: "$1$${CLAUDE_PLUGIN_ROOT}/bin/devrites",
+    },
+    {
       id: "skills-path",
       pattern: /(^|[^\w/.$}-])\.claude\/skills\//g,
       replace: "$1$${CLAUDE_PLUGIN_ROOT}/skills/",
     },
+  ];
+}
+
+/**
+ * The plugin rewrites for a skill's reference files. Claude Code substitutes `${CLAUDE_PLUGIN_ROOT}` in a
+ * SKILL.md it loads, not in a file the model reads later with the Read tool, and the variable is not in the Bash
+ * tool's environment: a reference names the plugin's CLI by its bare name, which the plugin's `bin/` on the
+ * Bash tool's PATH resolves (checked on 2.1.328).
+ */
+export function pluginReferenceRewrites(plugin: string): RewriteRule[] {
+  return [
+    {
+      id: "reference-cli-why",
+      pattern: /\(the launcher\s+the install wrote there; a bare `devrites` may not be on PATH\)/g,
+      replace: "(the plugin's `bin/devrites`, which the plugin puts on the Bash tool's PATH)",
+    },
+    {
+      id: "reference-cli-path",
+      pattern: /(^|[^\w/.$}-])\.devrites\/bin\/devrites(?![\w.-])/g,
+      replace: "$1devrites",
+    },
+    ...pluginRewrites(plugin).filter((r) => r.id !== "cli-path"),
   ];
 }
 

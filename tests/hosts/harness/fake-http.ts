@@ -1,2 +1,0 @@
-/** Moved to src/doctor/fake-model/http.ts (devrites doctor owns the fake models); kept for imports not yet moved. */
-export * from "../../../src/doctor/fake-model/http.js";
