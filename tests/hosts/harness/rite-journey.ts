@@ -21,11 +21,11 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
+import * as A from "../../../src/doctor/fake-model/anthropic.js";
+import * as R from "../../../src/doctor/fake-model/responses.js";
 import { sampleResult } from "../../../src/envelope/fixtures.js";
 import { ROLES } from "../../../src/envelope/roles.js";
 import type { AgentPacket, AgentResult } from "../../../src/envelope/types.js";
-import * as A from "../../../src/doctor/fake-model/anthropic.js";
-import * as R from "../../../src/doctor/fake-model/responses.js";
 
 export type Host = "claude" | "codex";
 
