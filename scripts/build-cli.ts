@@ -16,7 +16,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build, type Plugin } from "esbuild";
-import { common, outputText, REPO_ROOT } from "./build-hooks.js";
+import { common, outputText, REPO_ROOT, readOrEmpty } from "./build-hooks.js";
 
 /** Repository-relative path of the CLI bundle. */
 export const CLI_BUNDLE_PATH = "bin/devrites.cjs";
@@ -75,14 +75,6 @@ export async function buildCli(root: string = REPO_ROOT): Promise<BuiltCli> {
   // not held to ASCII like the hook bundles (their rule is for start-up speed): the router's regular expressions
   // carry typographic quotes, which esbuild leaves as they are
   return { path: CLI_BUNDLE_PATH, text: outputText(result.outputFiles, ".cjs") };
-}
-
-function readOrEmpty(path: string): string {
-  try {
-    return readFileSync(path, "utf8");
-  } catch {
-    return "";
-  }
 }
 
 export async function main(argv: readonly string[], root: string = REPO_ROOT): Promise<number> {

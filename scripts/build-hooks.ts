@@ -398,7 +398,8 @@ function inputsOf(meta: Metafile | undefined): string[] {
   return Object.keys(meta?.inputs ?? {}).sort();
 }
 
-function readOrEmpty(path: string): string {
+/** A file's text, or "" when it cannot be read (a bundle not built yet is stale, not an error). */
+export function readOrEmpty(path: string): string {
   try {
     return readFileSync(path, "utf8");
   } catch {
