@@ -2,7 +2,7 @@ import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { withSandboxCheck } from "../cli/commands/init.js";
+import { DOCTOR_LINE, withSandboxCheck } from "../cli/commands/init.js";
 import { checkSandbox } from "./check.js";
 
 describe("checkSandbox (devrites init)", () => {
@@ -104,7 +104,7 @@ describe("withSandboxCheck", () => {
       copyOnWrite: true,
     });
     expect(r.text).toBe(
-      "devrites init: 3 created\nsandbox: bubblewrap works here (/usr/bin/bwrap); leaf shell calls run sandboxed",
+      `devrites init: 3 created\nsandbox: bubblewrap works here (/usr/bin/bwrap); leaf shell calls run sandboxed\n${DOCTOR_LINE}`,
     );
     expect(r.diagnostics).toEqual([]);
     expect(r.data).toMatchObject({ steps: [], sandbox: { ok: true } });
@@ -119,6 +119,7 @@ describe("withSandboxCheck", () => {
     });
     expect(r.text).toContain("sandbox: none here: bubblewrap (`bwrap`) is not installed");
     expect(r.text).toContain("apt-get install bubblewrap");
+    expect(r.text.endsWith(`\n${DOCTOR_LINE}`)).toBe(true);
     expect(r.data).toMatchObject({ sandbox: { ok: false } });
     expect(r.exitCode).toBe(0);
   });
