@@ -119,7 +119,7 @@ describe("withSandboxCheck", () => {
     });
     expect(r.text).toContain("sandbox: none here: bubblewrap (`bwrap`) is not installed");
     expect(r.text).toContain("apt-get install bubblewrap");
-    expect(r.text.endsWith(`\n${DOCTOR_LINE}`)).toBe(true);
+    expect(r.text?.endsWith(`\n${DOCTOR_LINE}`)).toBe(true);
     expect(r.data).toMatchObject({ sandbox: { ok: false } });
     expect(r.exitCode).toBe(0);
   });
