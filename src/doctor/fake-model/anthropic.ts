@@ -15,7 +15,7 @@ import {
   type IncomingRequest,
   type LoggedRequest,
   type RunningServer,
-  spendBudget,
+  scenarioReply,
   startServer,
   writeJson,
   writeSse,
@@ -263,21 +263,12 @@ export async function startFakeAnthropic(
     const body = req.body as AnthropicRequestBody;
     const model = typeof body.model === "string" ? body.model : "e2e-model";
     const ctx = anthropicContext(body, req.headers);
-    let reply: Required<AnthropicReplyObject>;
-    let note: string;
-    if (!spendBudget(budget, `request ${budget.used + 1}`)) {
-      reply = normalizeAnthropicReply("[fake] request budget exhausted; stopping.");
-      note = "budget";
-    } else {
-      try {
-        reply = normalizeAnthropicReply(current({ url: req.url, headers: req.headers, body }, ctx));
-        note = body.stream === false ? "json" : "sse";
-      } catch (e) {
-        failures.push(`scenario threw: ${(e as Error).stack ?? String(e)}`);
-        reply = normalizeAnthropicReply("[fake] scenario error; stopping.");
-        note = "scenario error";
-      }
-    }
+    const { reply, outcome } = scenarioReply(
+      budget,
+      () => normalizeAnthropicReply(current({ url: req.url, headers: req.headers, body }, ctx)),
+      normalizeAnthropicReply,
+    );
+    const note = outcome !== "answered" ? outcome : body.stream === false ? "json" : "sse";
     if (body.stream === false) {
       writeJson(res, 200, {
         id: freshId("msg_fake"),

@@ -268,6 +268,18 @@ describe("fake OpenAI Responses API", () => {
     expect(frames[1]?.data.item).toMatchObject({ type: "message" });
     expect(f.failures).toHaveLength(1);
   });
+
+  it("records a scenario that throws and still answers, with a final text", async () => {
+    const f = await responses(() => {
+      throw new Error("boom");
+    });
+    const frames = sse(await (await post(`${f.baseUrl}/responses`, { input: [] })).text());
+    expect(frames[1]?.data.item).toMatchObject({ type: "message" });
+    expect(JSON.stringify(frames)).toContain("[fake] scenario error; stopping.");
+    expect(f.requests.map((r) => r.note)).toEqual(["scenario error"]);
+    expect(f.failures).toHaveLength(1);
+    expect(f.failures[0]).toContain("scenario threw: Error: boom");
+  });
 });
 
 describe("responsesContext", () => {

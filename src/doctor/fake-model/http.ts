@@ -197,6 +197,25 @@ export function spendBudget(state: BudgetState, what: string): boolean {
   return false;
 }
 
+/**
+ * One model request's reply: the scenario's answer while the budget lasts, else `fallback` with the text that
+ * makes the host stop (the budget's failure recorded by `spendBudget`; a scenario that throws recorded here).
+ */
+export function scenarioReply<R>(
+  budget: BudgetState,
+  ask: () => R,
+  fallback: (stopText: string) => R,
+): { reply: R; outcome: "answered" | "budget" | "scenario error" } {
+  if (!spendBudget(budget, `request ${budget.used + 1}`))
+    return { reply: fallback("[fake] request budget exhausted; stopping."), outcome: "budget" };
+  try {
+    return { reply: ask(), outcome: "answered" };
+  } catch (e) {
+    budget.failures.push(`scenario threw: ${(e as Error).stack ?? String(e)}`);
+    return { reply: fallback("[fake] scenario error; stopping."), outcome: "scenario error" };
+  }
+}
+
 let idCounter = 0;
 export function freshId(prefix: string): string {
   idCounter += 1;

@@ -14,7 +14,7 @@ import {
   type IncomingRequest,
   type LoggedRequest,
   type RunningServer,
-  spendBudget,
+  scenarioReply,
   startServer,
   writeJson,
   writeSse,
@@ -304,22 +304,13 @@ export async function startFakeResponses(
     const body = req.body as ResponsesRequestBody;
     const model = typeof body.model === "string" ? body.model : "fake-model";
     const ctx = responsesContext(body, req.headers);
-    let items: ResponsesItem[];
-    let note = "sse";
-    if (!spendBudget(budget, `request ${budget.used + 1}`)) {
-      items = [text("[fake] request budget exhausted; stopping.")];
-      note = "budget";
-    } else {
-      try {
-        items = normalizeResponsesReply(current({ url: req.url, headers: req.headers, body }, ctx));
-      } catch (e) {
-        failures.push(`scenario threw: ${(e as Error).stack ?? String(e)}`);
-        items = [text("[fake] scenario error; stopping.")];
-        note = "scenario error";
-      }
-    }
+    const { reply: items, outcome } = scenarioReply(
+      budget,
+      () => normalizeResponsesReply(current({ url: req.url, headers: req.headers, body }, ctx)),
+      (stop) => [text(stop)],
+    );
     writeSse(res, sseFrames(model, items));
-    return { status: 200, note };
+    return { status: 200, note: outcome === "answered" ? "sse" : outcome };
   };
 
   const server: RunningServer = await startServer(handle, failures);
