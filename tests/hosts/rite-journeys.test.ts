@@ -149,6 +149,40 @@ function check(view: RootView, packetStep: string) {
 }
 
 /** A plan.md slice in the format the rite gives (`format`), filled for this change. */
+/**
+ * The proof runner's three root steps once the wright's check `after` passed: its packet (the command line read
+ * from `source`, the text the rite shows for it), its spawn and its check.
+ */
+function proofRunnerSteps(
+  rite: string,
+  source: (v: RootView) => string,
+  sliceId: string,
+  after: string,
+): RootStep[] {
+  return [
+    {
+      id: "packet_p",
+      act: (v) =>
+        v.out(after)?.exitCode === 0
+          ? {
+              kind: "shell",
+              cmd: packetNew(
+                source(v),
+                {
+                  role: "devrites-proof-runner",
+                  rite,
+                  "one paragraph": `Run npm test for slice ${sliceId} (src/a.ts) and report each check.`,
+                },
+                ["--input src/a.ts"],
+              ),
+            }
+          : undefined,
+    },
+    { id: "spawn_p", act: (v) => spawn(v, rite, "devrites-proof-runner", "packet_p") },
+    { id: "check_p", act: (v) => check(v, "packet_p") },
+  ];
+}
+
 function slice(format: string | undefined, id: string, status: string): string {
   if (!format) throw new Error("the rite gives no plan.md slice format");
   const values: Record<string, string> = {
@@ -236,26 +270,7 @@ function riteQuick(skill = "rite-quick"): JourneyScript {
     },
     { id: "spawn_w2", act: (v) => spawn(v, rite, wright, "packet_w2") },
     { id: "check_w2", act: (v) => check(v, "packet_w2") },
-    {
-      id: "packet_p",
-      act: (v) =>
-        v.out("check_w2")?.exitCode === 0
-          ? {
-              kind: "shell",
-              cmd: packetNew(
-                text(v),
-                {
-                  role: "devrites-proof-runner",
-                  rite,
-                  "one paragraph": "Run npm test for slice quick-1 (src/a.ts) and report each check.",
-                },
-                ["--input src/a.ts"],
-              ),
-            }
-          : undefined,
-    },
-    { id: "spawn_p", act: (v) => spawn(v, rite, "devrites-proof-runner", "packet_p") },
-    { id: "check_p", act: (v) => check(v, "packet_p") },
+    ...proofRunnerSteps(rite, text, "quick-1", "check_w2"),
     {
       id: "mark",
       act: (v) =>
@@ -346,26 +361,7 @@ function riteBuild(): JourneyScript {
     },
     { id: "spawn_w1", act: (v) => spawn(v, rite, wright, "packet_w1") },
     { id: "check_w1", act: (v) => check(v, "packet_w1") },
-    {
-      id: "packet_p",
-      act: (v) =>
-        v.out("check_w1")?.exitCode === 0
-          ? {
-              kind: "shell",
-              cmd: packetNew(
-                dispatch(v),
-                {
-                  role: "devrites-proof-runner",
-                  rite,
-                  "one paragraph": "Run npm test for slice s1 (src/a.ts) and report each check.",
-                },
-                ["--input src/a.ts"],
-              ),
-            }
-          : undefined,
-    },
-    { id: "spawn_p", act: (v) => spawn(v, rite, "devrites-proof-runner", "packet_p") },
-    { id: "check_p", act: (v) => check(v, "packet_p") },
+    ...proofRunnerSteps(rite, dispatch, "s1", "check_w1"),
     {
       id: "mark",
       act: (v) =>
