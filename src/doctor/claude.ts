@@ -12,7 +12,7 @@ import { join } from "node:path";
 import * as A from "./fake-model/anthropic.js";
 import { hookCalls } from "./hook-log.js";
 import { BACKGROUND_ROLE, BLOCK_MARK, judge, LEAF_ROLE, leafSteps, type Observation } from "./probes.js";
-import { hostBaseEnv, runHostProcess } from "./process.js";
+import { hostBaseEnv, lastLine, runHostProcess, sessionProblem } from "./process.js";
 import type { Scratch } from "./scratch.js";
 import { type ProbeRow, row } from "./types.js";
 
@@ -101,21 +101,18 @@ export async function probeClaude(o: HostRunOptions): Promise<ProbeRow[]> {
       .filter((c) => c.isSubagent);
     const fg = children.filter((c) => c.has(FG));
     const last = fg.at(-1);
-    const problems = [
-      ...(run.spawnError ? [`could not start: ${run.spawnError}`] : []),
-      ...(run.timedOut ? [`did not finish within ${o.timeoutMs / 1000} s`] : []),
-      ...(!run.timedOut && !run.spawnError && run.exitCode !== 0
-        ? [`exited ${run.exitCode}: ${lastLine(run.stderr) || lastLine(run.stdout)}`]
-        : []),
-      ...(fg.length === 0
-        ? ["the root never spawned the leaf (no subagent request reached the fake model)"]
-        : []),
-      ...fake.failures,
-    ];
     const obs: Observation = {
       host: "claude",
       version: o.version,
-      runProblem: problems.length ? problems.join("; ") : undefined,
+      runProblem: sessionProblem(
+        run,
+        o.timeoutMs,
+        lastLine(run.stderr) || lastLine(run.stdout),
+        fg.length === 0
+          ? "the root never spawned the leaf (no subagent request reached the fake model)"
+          : undefined,
+        fake.failures,
+      ),
       preToolUse: hookCalls(o.scratch.hookLog, "pre-tool-use"),
       subagentStop: hookCalls(o.scratch.hookLog, "subagent-stop"),
       result: (id) => {
@@ -132,10 +129,6 @@ export async function probeClaude(o: HostRunOptions): Promise<ProbeRow[]> {
   } finally {
     await fake.close();
   }
-}
-
-function lastLine(s: string): string {
-  return s.trim().split("\n").at(-1)?.slice(0, 200) ?? "";
 }
 
 /**

@@ -23,7 +23,7 @@ import { isDevritesHook, type ListedHook, listCodexHooks, trustToml } from "./co
 import * as R from "./fake-model/responses.js";
 import { hookCalls } from "./hook-log.js";
 import { BLOCK_MARK, judge, LEAF_ROLE, leafSteps, type Observation } from "./probes.js";
-import { hostBaseEnv, runHostProcess } from "./process.js";
+import { hostBaseEnv, lastLine, runHostProcess, sessionProblem } from "./process.js";
 import { scratchBase } from "./scratch.js";
 import { type ProbeRow, row } from "./types.js";
 
@@ -142,21 +142,18 @@ export async function probeCodex(o: HostRunOptions & { trustHooks: boolean }): P
       .map(R.responsesContextOf)
       .filter((c) => c.isSubagent);
     const last = children.at(-1);
-    const problems = [
-      ...(run.spawnError ? [`could not start: ${run.spawnError}`] : []),
-      ...(run.timedOut ? [`did not finish within ${o.timeoutMs / 1000} s`] : []),
-      ...(!run.timedOut && !run.spawnError && run.exitCode !== 0
-        ? [`exited ${run.exitCode}: ${run.stderr.trim().split("\n").at(-1)?.slice(0, 200) ?? ""}`]
-        : []),
-      ...(children.length === 0
-        ? ["the root never spawned the leaf (no child request reached the fake model)"]
-        : []),
-      ...fake.failures,
-    ];
     const obs: Observation = {
       host: "codex",
       version: o.version,
-      runProblem: problems.length ? problems.join("; ") : undefined,
+      runProblem: sessionProblem(
+        run,
+        o.timeoutMs,
+        lastLine(run.stderr),
+        children.length === 0
+          ? "the root never spawned the leaf (no child request reached the fake model)"
+          : undefined,
+        fake.failures,
+      ),
       preToolUse: hookCalls(o.scratch.hookLog, "pre-tool-use"),
       subagentStop: hookCalls(o.scratch.hookLog, "subagent-stop"),
       result: (id) => {

@@ -15,6 +15,35 @@ export interface HostProcess {
   spawnError?: string;
 }
 
+/** The last line of a process's output, at most 200 characters. */
+export function lastLine(s: string): string {
+  return s.trim().split("\n").at(-1)?.slice(0, 200) ?? "";
+}
+
+/**
+ * What went wrong with a probe session, as one text (undefined when nothing did): the host could not start,
+ * ran out of time or failed (`exitDetail`: what it last said), the leaf was never spawned (`noLeaf`: the
+ * host's words for it), and the fake model's own failures.
+ */
+export function sessionProblem(
+  run: HostProcess,
+  timeoutMs: number,
+  exitDetail: string,
+  noLeaf: string | undefined,
+  fakeFailures: readonly string[],
+): string | undefined {
+  const problems = [
+    ...(run.spawnError ? [`could not start: ${run.spawnError}`] : []),
+    ...(run.timedOut ? [`did not finish within ${timeoutMs / 1000} s`] : []),
+    ...(!run.timedOut && !run.spawnError && run.exitCode !== 0
+      ? [`exited ${run.exitCode}: ${exitDetail}`]
+      : []),
+    ...(noLeaf !== undefined ? [noLeaf] : []),
+    ...fakeFailures,
+  ];
+  return problems.length ? problems.join("; ") : undefined;
+}
+
 const live = new Set<number>();
 
 function killGroup(pid: number): void {
