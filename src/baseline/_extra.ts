@@ -134,11 +134,11 @@ export function startGitStateReads(root: string, commonDir: Promise<string>): Gi
 
 /** The git folder's behaviour-changing state (see the module comment). */
 export async function gitStateEntries(
-  root: string,
   gitDir: string,
   commonDir: string,
   hiddenListing: Buffer,
-  reads: GitStateReads = startGitStateReads(root, Promise.resolve(commonDir)),
+  /** Started by `startGitStateReads` beside the snapshot's other reads. */
+  reads: GitStateReads,
 ): Promise<ManifestEntry[]> {
   const out: ManifestEntry[] = [];
   const file = (path: string, abs: string) => {

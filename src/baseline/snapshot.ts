@@ -80,16 +80,23 @@ export async function snapshotTree(
   // Every git read here depends on the repository alone, never on another's answer, and none writes the index
   // (GIT_OPTIONAL_LOCKS=0): they all run side by side, so the snapshot waits about as long as its slowest
   // (the status). Ignored paths are listed as git matches them (a matched directory once, not every file in it).
-  const dirsRead = facts
-    ? Promise.resolve(Buffer.from(`${facts.gitDir}\n${facts.common}\n`))
-    : gitOk(root, ["rev-parse", "--absolute-git-dir", "--git-common-dir"]);
-  const commonRead = dirsRead.then((d) => resolve(root, d.toString("utf8").split("\n")[1] ?? ""));
-  const stateReads = startGitStateReads(root, commonRead);
+  const dirsRead: Promise<{ gitDir: string; commonDir: string }> = (
+    facts
+      ? Promise.resolve(facts)
+      : gitOk(root, ["rev-parse", "--absolute-git-dir", "--git-common-dir"]).then((d) => {
+          const [gitDir = "", common = ""] = d.toString("utf8").split("\n");
+          return { gitDir, common };
+        })
+  ).then(({ gitDir, common }) => ({ gitDir, commonDir: resolve(root, common) }));
+  const stateReads = startGitStateReads(
+    root,
+    dirsRead.then((d) => d.commonDir),
+  );
   const indexRead = opts.verifySince !== undefined ? gitOk(root, INDEX_DEBUG_ARGS) : undefined;
   indexRead?.catch(() => {}); // awaited by forgedCleanPaths
-  void findUsable(root).catch(() => {});
+  void findUsable(root); // never rejects: a probe that fails says "not usable"
   const early = earlyIgnoredWalk(root, opts.ignoredHint ?? []);
-  const [head, status, listed, dirs] = await Promise.all([
+  const [head, status, listed, { gitDir, commonDir }] = await Promise.all([
     facts ? facts.head : headOf(root),
     gitOk(root, [
       "status",
@@ -103,8 +110,6 @@ export async function snapshotTree(
     gitOk(root, ["ls-files", "-z", "-v"]),
     dirsRead,
   ]);
-  const [gitDir = "", common = ""] = dirs.toString("utf8").split("\n");
-  const commonDir = resolve(root, common);
   const hidden = parseHiddenIndexEntries(listed);
   const parsed = parsePorcelainV2(status).filter((s) => !isWorkspacePath(s.raw));
   const listedPaths = parsed.filter((s) => !s.ignored);
@@ -126,7 +131,7 @@ export async function snapshotTree(
   ignoredWalk.catch(() => {}); // awaited below
   const snapshot = await build(head, root, dedupe(candidates.filter((c) => !isWorkspacePath(c.raw))), depth);
   const extra = [
-    ...(await gitStateEntries(root, gitDir, commonDir, listed, stateReads)),
+    ...(await gitStateEntries(gitDir, commonDir, listed, stateReads)),
     ...hiddenRepoEntries(root, listed),
     ...listedPaths.flatMap((s) => (s.index ? [indexEntry(pathFromBytes(s.raw), s.index)] : [])),
     ...workspaceEntries(root),
