@@ -7,7 +7,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { absoluteGitDir } from "../src/baseline/index.js";
-import { anchorFor, writeAnchor } from "../src/dispatch/anchor.js";
+import { anchorFor, gitAnchorHome, writeAnchor } from "../src/dispatch/anchor.js";
 import { buildBaselineRecord, buildPacket } from "../src/dispatch/packet.js";
 import { sampleResult } from "../src/envelope/fixtures.js";
 import { ROLES, type RoleName } from "../src/envelope/roles.js";
@@ -64,7 +64,7 @@ export async function writeWave(
       );
       writeFileSync(join(root, workspacePaths.baseline(p.run_id)), baselineBytes);
       const anchor = anchorFor(p, baselineBytes);
-      if (gitDir) writeAnchor(gitDir, anchor);
+      if (gitDir) writeAnchor(gitAnchorHome(gitDir), anchor);
       writeFileSync(join(root, workspacePaths.packet(p.run_id)), `${JSON.stringify(p, null, 2)}\n`);
       appendEvent(root, {
         ts: now.toISOString(),

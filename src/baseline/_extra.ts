@@ -367,10 +367,10 @@ const CLI_RECORDS = new Set([
   "engine.lock",
   "install.json",
 ]);
-const CLI_DIRS = new Set(["runs"]);
+const CLI_DIRS = new Set(["runs", "anchors"]);
 
 /**
- * `.devrites/` files other than those the CLI writes during a run (`runs/`, `state.json`, the ledgers, the
+ * `.devrites/` files other than those the CLI writes during a run (`runs/`, `anchors/`, `state.json`, the ledgers, the
  * engine lock, `install.json`): the spec, plan, proof and review records and anything else found there
  * (generated hook bundles included; `devrites validate` also compares those with the install manifest).
  */

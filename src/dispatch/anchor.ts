@@ -4,14 +4,15 @@
  * and the ledger together and keep them consistent; the git folder is kept read-only to leaves by the
  * sandbox, so `packet new` also writes `<git-dir>/devrites/anchors/<run-id>.json` with the packet (canonical
  * JSON) and its digest and the digest of `baseline.json`, and `result check` appends each verdict to
- * `<git-dir>/devrites/anchors/<run-id>.verdicts.jsonl`. Every check compares the run's files with the anchor
+ * `<run-id>.verdicts.jsonl` beside it. A root that cannot write its git folder anchors in `.devrites/anchors/`
+ * instead, which the sandbox keeps read-only to leaves too (`AnchorHome`). Every check compares the run's files with the anchor
  * and with the ledger's `packet.created` event; `devrites validate` compares the ledger's verdicts with the
  * anchored ones. Outside git (a `no-git` baseline) there is no such folder: only the ledger event binds.
  *
  * Pure comparison here; the few fs calls are the read/write edges at the bottom.
  */
 
-import { mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { writeFileAtomic } from "../core/atomic-write.js";
 import type { Diagnostic } from "../core/diagnostics.js";
@@ -186,31 +187,83 @@ function isPlain(v: unknown): v is Record<string, unknown> {
 
 // ---------------------------------------------------------------- the edges
 
-/** `<git-dir>/devrites/anchors`. */
-export function anchorsDir(gitDir: string): string {
-  return join(gitDir, "devrites", "anchors");
+/**
+ * A folder that holds anchors, and how diagnostics name it. There are two, tried in this order:
+ * `<git-dir>/devrites/anchors` (outside the work tree, unseen by git status) and `.devrites/anchors` in the
+ * workspace, for a root whose own sandbox keeps the git folder read-only (Codex's `workspace-write`). Both are
+ * read-only to every leaf under the sandbox, which is what an anchor needs; neither is secret from a leaf that
+ * runs unconfined (docs/tree-check.md).
+ */
+export interface AnchorHome {
+  dir: string;
+  shown: string;
 }
 
-export function anchorPath(gitDir: string, runId: string): string {
-  return join(anchorsDir(gitDir), `${runId}.json`);
+export function gitAnchorHome(gitDir: string): AnchorHome {
+  return { dir: join(gitDir, "devrites", "anchors"), shown: "<git-dir>/devrites/anchors" };
 }
 
-export function verdictsPath(gitDir: string, runId: string): string {
-  return join(anchorsDir(gitDir), `${runId}.verdicts.jsonl`);
+export function workspaceAnchorHome(root: string): AnchorHome {
+  return { dir: join(root, ".devrites", "anchors"), shown: ".devrites/anchors" };
 }
 
-export function writeAnchor(gitDir: string, anchor: RunAnchor): void {
-  mkdirSync(anchorsDir(gitDir), { recursive: true });
-  writeFileAtomic(anchorPath(gitDir, anchor.run_id), `${JSON.stringify(anchor, null, 2)}\n`);
+/**
+ * Where a run's anchor is: the git folder's home when the anchor is there, else the workspace's when it is
+ * there, else the git folder's (so a missing anchor is named where `packet new` writes it first).
+ */
+export function findAnchorHome(gitDir: string, root: string, runId: string): AnchorHome {
+  const git = gitAnchorHome(gitDir);
+  if (existsSync(anchorPath(git, runId))) return git;
+  const ws = workspaceAnchorHome(root);
+  return existsSync(anchorPath(ws, runId)) ? ws : git;
+}
+
+export function anchorPath(home: AnchorHome, runId: string): string {
+  return join(home.dir, `${runId}.json`);
+}
+
+export function verdictsPath(home: AnchorHome, runId: string): string {
+  return join(home.dir, `${runId}.verdicts.jsonl`);
+}
+
+/** How diagnostics name a run's anchor and its verdicts. */
+export function shownAnchor(home: AnchorHome, runId: string): { anchor: string; verdicts: string } {
+  return { anchor: `${home.shown}/${runId}.json`, verdicts: `${home.shown}/${runId}.verdicts.jsonl` };
+}
+
+export function writeAnchor(home: AnchorHome, anchor: RunAnchor): void {
+  mkdirSync(home.dir, { recursive: true });
+  writeFileAtomic(anchorPath(home, anchor.run_id), `${JSON.stringify(anchor, null, 2)}\n`);
+}
+
+/**
+ * Write the anchor into the first home that takes it (git folder, then workspace). Returns the home used, or
+ * each home's error code when neither could be written.
+ */
+export function writeAnchorSomewhere(
+  homes: readonly AnchorHome[],
+  anchor: RunAnchor,
+): { ok: true; home: AnchorHome } | { ok: false; failures: { home: AnchorHome; code: string }[] } {
+  const failures: { home: AnchorHome; code: string }[] = [];
+  for (const home of homes) {
+    try {
+      writeAnchor(home, anchor);
+      return { ok: true, home };
+    } catch (e) {
+      failures.push({ home, code: (e as NodeJS.ErrnoException).code ?? "error" });
+    }
+  }
+  return { ok: false, failures };
 }
 
 export type AnchorRead = { ok: true; anchor: RunAnchor } | { ok: false; diagnostics: Diagnostic[] };
 
 /** Read and shape-check an anchor. Missing → `result.anchor-missing`; unreadable or malformed → `result.anchor-invalid`. */
-export function readAnchor(gitDir: string, runId: string, shown: string): AnchorRead {
+export function readAnchor(home: AnchorHome, runId: string): AnchorRead {
+  const shown = shownAnchor(home, runId).anchor;
   let bytes: Buffer;
   try {
-    bytes = readFileSync(anchorPath(gitDir, runId));
+    bytes = readFileSync(anchorPath(home, runId));
   } catch (e) {
     const missing = (e as NodeJS.ErrnoException).code === "ENOENT";
     return {
@@ -257,24 +310,24 @@ export function readAnchor(gitDir: string, runId: string, shown: string): Anchor
 }
 
 export function appendAnchoredVerdict(
-  gitDir: string,
+  home: AnchorHome,
   runId: string,
   verdict: AnchoredVerdict,
   opts: AppendOptions = {},
 ): void {
-  mkdirSync(anchorsDir(gitDir), { recursive: true });
-  appendJsonLine(verdictsPath(gitDir, runId), verdict, opts);
+  mkdirSync(home.dir, { recursive: true });
+  appendJsonLine(verdictsPath(home, runId), verdict, opts);
 }
 
 /** The anchored verdicts of a run (strictly read; a line that does not parse is skipped and reported). */
 export function readAnchoredVerdicts(
-  gitDir: string,
+  home: AnchorHome,
   runId: string,
-  shown: string,
 ): { verdicts: AnchoredVerdict[]; diagnostics: Diagnostic[] } {
+  const shown = shownAnchor(home, runId).verdicts;
   let bytes: Buffer;
   try {
-    bytes = readFileSync(verdictsPath(gitDir, runId));
+    bytes = readFileSync(verdictsPath(home, runId));
   } catch {
     return { verdicts: [], diagnostics: [] };
   }

@@ -6,7 +6,7 @@
 
 import { randomBytes } from "node:crypto";
 import { existsSync, lstatSync, readdirSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { git } from "../baseline/_git.js";
 import { absoluteGitDir, describePaths, freezeBaseline, manifestDigest } from "../baseline/index.js";
 import { writeFileAtomic } from "../core/atomic-write.js";
@@ -19,7 +19,13 @@ import { appendEvent, readState, workspacePaths, writeState } from "../run/works
 import { checkAllowlist, resolveRepoPath, type ScopeViolation } from "../scope/index.js";
 import { touchedPaths } from "../validate/baseline-record.js";
 import { diag } from "../validate/codes.js";
-import { anchorFor, anchorsDir, writeAnchor } from "./anchor.js";
+import {
+  anchorFor,
+  gitAnchorHome,
+  type RunAnchor,
+  workspaceAnchorHome,
+  writeAnchorSomewhere,
+} from "./anchor.js";
 import { doctorGate } from "./doctor-gate.js";
 import { isRunId, newRunId, nextStepNumber, RITE_PATTERN } from "./ids.js";
 import { buildBaselineRecord, buildPacket, isPhase, type PacketEngineFields, PHASES } from "./packet.js";
@@ -233,8 +239,9 @@ export async function runPacketNew(opts: PacketNewOptions): Promise<PacketNewOut
   const baselinePath = workspacePaths.baseline(runId);
   const packetPath = workspacePaths.packet(runId);
   const baselineBytes = Buffer.from(`${JSON.stringify(record, null, 2)}\n`, "utf8");
-  // The anchor goes where a leaf cannot write (the git folder), before the packet exists: a packet is never
-  // without its baseline and its anchor. Outside git only the ledger event binds the run.
+  // The anchor goes where a leaf cannot write (the git folder, else the workspace's anchors folder), before
+  // the packet exists: a packet is never without its baseline and its anchor. Outside git only the ledger
+  // event binds the run.
   const gitDir = frozen.baseline.head === "no-git" ? null : await absoluteGitDir(root);
   if (frozen.baseline.head !== "no-git" && gitDir === null) {
     return {
@@ -249,7 +256,7 @@ export async function runPacketNew(opts: PacketNewOptions): Promise<PacketNewOut
   const anchor = anchorFor(packet, baselineBytes);
   // first, so that a git folder we cannot write leaves no half-made run behind
   if (gitDir !== null) {
-    const unwritable = tryWriteAnchor(gitDir, anchor);
+    const unwritable = tryWriteAnchor(gitDir, root, anchor);
     if (unwritable) return { exitCode: ExitCode.Violation, diagnostics: [unwritable] };
   }
   writeFileAtomic(join(root, baselinePath), baselineBytes);
@@ -474,20 +481,16 @@ function stepIdsOnDisk(root: string): string[] {
 }
 
 /**
- * Write the run's anchor, or the diagnostic that says why it cannot be: a read-only git folder (Codex's
- * workspace-write sandbox keeps `.git` read-only for the shell) or any other write error. Nothing is written
- * to the workspace before it.
+ * Write the run's anchor into the git folder, or, when the root cannot write that (Codex's workspace-write
+ * sandbox keeps `.git` read-only for the shell), into `.devrites/anchors/`; the diagnostic when neither can be
+ * written. Nothing is written to the workspace's runs before it.
  */
-function tryWriteAnchor(gitDir: string, anchor: Parameters<typeof writeAnchor>[1]): Diagnostic | undefined {
-  try {
-    writeAnchor(gitDir, anchor);
-    return undefined;
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code ?? "error";
-    const dir = anchorsDir(gitDir);
-    return error("packet.anchor-unwritable", `cannot write the run's anchor under the git folder (${code})`, {
-      path: dir,
-      hint: `make ${dirname(dir)} writable; Codex's workspace-write sandbox keeps .git read-only: add that folder to [sandbox_workspace_write] writable_roots, or run this command outside the sandbox`,
-    });
-  }
+function tryWriteAnchor(gitDir: string, root: string, anchor: RunAnchor): Diagnostic | undefined {
+  const written = writeAnchorSomewhere([gitAnchorHome(gitDir), workspaceAnchorHome(root)], anchor);
+  if (written.ok) return undefined;
+  const why = written.failures.map((f) => `${f.home.dir} (${f.code})`).join(", ");
+  return error("packet.anchor-unwritable", `cannot write the run's anchor: ${why}`, {
+    path: written.failures[0]!.home.dir,
+    hint: "the anchor goes under the git folder, or .devrites/anchors when that is read-only: make one of them writable for this command",
+  });
 }

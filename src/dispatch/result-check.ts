@@ -30,12 +30,15 @@ import { type CheckReport, evaluateResult } from "../validate/check.js";
 import { diag } from "../validate/codes.js";
 import { codesOf, exitCodeOf, type Verdict, verdictOf } from "../validate/verdict.js";
 import {
+  type AnchorHome,
   appendAnchoredVerdict,
   compareWithAnchor,
   compareWithLedger,
+  findAnchorHome,
   type PacketJson,
   type RunAnchor,
   readAnchor,
+  shownAnchor,
 } from "./anchor.js";
 import { readInputBytes } from "./fs-read.js";
 import { type GuardStrength, guardStrength } from "./guard-strength.js";
@@ -162,8 +165,8 @@ interface Loaded {
   packet: AgentPacket;
   /** The run's records compared with its anchor and its ledger's creation event (`anchor.ts`). */
   binding: Diagnostic[];
-  /** The git folder holding the run's anchor; null outside git. */
-  gitDir: string | null;
+  /** Where the run's anchor is (`findAnchorHome`); null outside git. */
+  anchorHome: AnchorHome | null;
   ledger: StrictLedger;
   /** The stored result's bytes, judged as they are (decoded strictly by the validator). */
   resultText: Uint8Array;
@@ -206,12 +209,13 @@ async function load(
       : verifyBaselineRecord(baselineText!.value, packet.value, baselineRel);
   const gitDir = packet.value.baseline.head === "no-git" ? null : await gitDirOf(root);
   const ledger = readLedgerStrict(root, runId);
-  const binding = bindingOf(gitDir, packet.value, packet.raw, ledger);
+  const anchorHome = gitDir === null ? null : findAnchorHome(gitDir, root, packet.value.run_id);
+  const binding = bindingOf(anchorHome, packet.value, packet.raw, ledger);
   return {
     root,
     packet: packet.value,
     binding,
-    gitDir,
+    anchorHome,
     ledger,
     resultText: resultBytes.bytes,
     resultShown,
@@ -231,12 +235,12 @@ function gitDirOf(root: string): Promise<string | null> {
 }
 
 /**
- * The run's records against what `packet new` fixed: the anchor in the git folder (packet fields, the
+ * The run's records against what `packet new` fixed: the anchor (packet fields, the
  * baseline's bytes) and the ledger's single `packet.created` event (the packet's digest). Outside git there
  * is no anchor and only the ledger binds.
  */
 function bindingOf(
-  gitDir: string | null,
+  home: AnchorHome | null,
   packet: AgentPacket,
   raw: PacketJson,
   ledger: StrictLedger,
@@ -245,15 +249,15 @@ function bindingOf(
   const paths = {
     packet: workspacePaths.packet(runId),
     baseline: workspacePaths.baseline(runId),
-    anchor: `<git-dir>/devrites/anchors/${runId}.json`,
+    anchor: home ? shownAnchor(home, runId).anchor : `<git-dir>/devrites/anchors/${runId}.json`,
   };
   const out: Diagnostic[] = [];
   let anchor: RunAnchor | undefined;
   if (packet.baseline.head !== "no-git") {
-    if (gitDir === null)
+    if (home === null)
       out.push(diag("result.anchor-missing", "git cannot name the repository's git folder", paths.anchor));
     else {
-      const read = readAnchor(gitDir, runId, paths.anchor);
+      const read = readAnchor(home, runId);
       if (read.ok) {
         anchor = read.anchor;
         // The baseline's bytes are not hashed again here: its manifests are recomputed against the packet's
@@ -443,13 +447,13 @@ async function judge(
 }
 
 /**
- * Append the verdict to the run's anchored verdicts (beside the anchor, in the git folder): `validate` holds
+ * Append the verdict to the run's anchored verdicts (beside the anchor): `validate` holds
  * the ledger's `result.checked` lines to these. Outside git there is nowhere a leaf cannot write: skipped.
  */
 function anchorVerdict(l: Loaded, report: CheckReport, now: Date, syncs?: PendingSyncs): void {
-  if (l.gitDir === null) return;
+  if (l.anchorHome === null) return;
   appendAnchoredVerdict(
-    l.gitDir,
+    l.anchorHome,
     l.packet.run_id,
     {
       ts: now.toISOString(),

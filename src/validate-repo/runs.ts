@@ -13,10 +13,13 @@ import { sha256Hex } from "../core/hash.js";
 import {
   compareWithAnchor,
   compareWithLedger,
+  findAnchorHome,
+  gitAnchorHome,
   type PacketJson,
   type RunAnchor,
   readAnchor,
   readAnchoredVerdicts,
+  shownAnchor,
 } from "../dispatch/anchor.js";
 import { decodeUtf8Strict, parseJsonBytes, parsePacket, parseResult } from "../envelope/parse.js";
 import type { AgentPacket, AgentResult } from "../envelope/types.js";
@@ -133,20 +136,24 @@ export function checkRuns(root: string, only?: ReadonlySet<string>, gitDir?: str
         raw = (json.ok ? json.value : {}) as PacketJson;
       }
     }
+    // where the run's anchor is: outside git (no folder, or a no-git baseline) there is none
+    const home =
+      packet && gitDir !== undefined && packet.baseline.head !== "no-git"
+        ? findAnchorHome(gitDir, root, runId)
+        : undefined;
     if (packet && raw) {
-      // What packet new fixed: the anchor in the git folder (when there is one) and the ledger's creation event.
-      const anchorShown = `<git-dir>/devrites/anchors/${runId}.json`;
+      // What packet new fixed: the anchor (when there is one) and the ledger's creation event.
       // Errors for an accepted run; for any other run warnings (its result check rejects it anyway).
       const binding: Diagnostic[] = [];
-      if (gitDir !== undefined && packet.baseline.head !== "no-git") {
-        const read = readAnchor(gitDir, runId, anchorShown);
+      if (home !== undefined) {
+        const read = readAnchor(home, runId);
         if (read.ok) {
           anchor = read.anchor;
           binding.push(
             ...compareWithAnchor(anchor, raw, undefined, {
               packet: packetRel,
               baseline: workspacePaths.baseline(runId),
-              anchor: anchorShown,
+              anchor: shownAnchor(home, runId).anchor,
             }),
           );
         } else binding.push(...read.diagnostics);
@@ -261,10 +268,7 @@ export function checkRuns(root: string, only?: ReadonlySet<string>, gitDir?: str
         ),
       );
     if (result && resultText instanceof Buffer) {
-      const verdicts =
-        gitDir !== undefined && packet.baseline.head !== "no-git"
-          ? readAnchoredVerdicts(gitDir, runId, `<git-dir>/devrites/anchors/${runId}.verdicts.jsonl`)
-          : undefined;
+      const verdicts = home !== undefined ? readAnchoredVerdicts(home, runId) : undefined;
       if (verdicts) out.push(...verdicts.diagnostics);
       out.push(
         ...rederiveAcceptance({
@@ -273,7 +277,10 @@ export function checkRuns(root: string, only?: ReadonlySet<string>, gitDir?: str
           resultSha256: sha256Hex(resultText),
           anchored: verdicts?.verdicts,
           acceptedAt: facts.checkedAt,
-          paths: { result: resultRel, verdicts: `<git-dir>/devrites/anchors/${runId}.verdicts.jsonl` },
+          paths: {
+            result: resultRel,
+            verdicts: shownAnchor(home ?? gitAnchorHome("<git-dir>"), runId).verdicts,
+          },
         }),
       );
     }

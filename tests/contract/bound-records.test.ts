@@ -1,12 +1,12 @@
 /**
- * Bound records: a run's packet, baseline and ledger are fixed at `packet new` (an anchor in the git folder
- * and the ledger's `packet.created` event) and compared on every `result check`. Each test rewrites the
+ * Bound records: a run's packet, baseline and ledger are fixed at `packet new` (an anchor in the git folder,
+ * or `.devrites/anchors` when that is read-only, and the ledger's `packet.created` event) and compared on every `result check`. Each test rewrites the
  * records the way an attacker who can write the work tree would — keeping them consistent with each other —
  * and asserts the specific code; the near misses must still be accepted.
  */
 
 import { execFileSync } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { baselineId, type ManifestEntry, manifestDigest } from "../../src/baseline/index.js";
@@ -69,10 +69,42 @@ function rewriteRun(
 }
 
 describe("packet new fixes the run", () => {
-  it("a git folder it cannot write (Codex's sandbox keeps .git read-only): exit 1, the path, and no run left behind", async () => {
-    // root ignores file modes, so block the anchor folder with a file where the folder would go
-    const { writeFileSync } = await import("node:fs");
-    writeFileSync(join(gitDir(), "devrites"), "not a folder\n");
+  // root ignores file modes, so a folder is made unwritable by putting a file where it would go
+  const block = (path: string) => writeFileSync(path, "not a folder\n");
+  const runsOf = () => {
+    const runs = join(repo.root, ".devrites", "runs");
+    return existsSync(runs) ? readdirSync(runs) : [];
+  };
+
+  it("a git folder it cannot write (Codex's sandbox keeps .git read-only): the anchor goes to .devrites/anchors and binds the run as well", async () => {
+    block(join(gitDir(), "devrites"));
+    const p = await repo.packet("devrites-slice-wright", { allow: ["src/app.ts"] });
+    const ws = join(repo.root, ".devrites", "anchors", `${p.run_id}.json`);
+    expect(JSON.parse(readFileSync(ws, "utf8")).packet_sha256).toBe(packetDigest(p));
+    const a = repo.write("src/app.ts", "export const app = 2;\n");
+    repo.writeResult(
+      p,
+      JSON.stringify(repo.resultFor(p, [{ path: "src/app.ts", op: "modify", sha256_after: a }])),
+    );
+    const ok = await repo.check(p);
+    expect(ok.code, JSON.stringify(ok.json.diagnostics)).toBe(0);
+    // the verdict is anchored beside it, and validate holds the ledger to it
+    expect(readFileSync(ws.replace(/\.json$/, ".verdicts.jsonl"), "utf8")).toContain('"accepted"');
+    expect((await repo.cli(["validate"])).code).toBe(0);
+    // and it still binds: a widened allowlist is named against the workspace anchor
+    rewriteRun(p, (packet) => {
+      packet.scope.allowed_repo_writes = ["src/app.ts", "src/util.ts"];
+    });
+    const r = await repo.check(p);
+    expect(r.code).toBe(1);
+    const tampered = r.json.diagnostics.find((d) => d.code === "result.packet-tampered");
+    expect(tampered?.message).toContain(`.devrites/anchors/${p.run_id}.json`);
+  });
+
+  it("neither anchor folder writable: exit 1 naming both, and no run left behind", async () => {
+    block(join(gitDir(), "devrites"));
+    mkdirSync(join(repo.root, ".devrites"), { recursive: true });
+    block(join(repo.root, ".devrites", "anchors"));
     const stateBefore = existsSync(join(repo.root, ".devrites", "state.json"))
       ? readFileSync(join(repo.root, ".devrites", "state.json"), "utf8")
       : undefined;
@@ -91,18 +123,31 @@ describe("packet new fixes the run", () => {
       expect.objectContaining({
         code: "packet.anchor-unwritable",
         path: join(gitDir(), "devrites", "anchors"),
-        hint: expect.stringContaining("writable_roots"),
+        hint: expect.stringContaining(".devrites/anchors"),
       }),
     ]);
-    const runs = join(repo.root, ".devrites", "runs");
-    expect(existsSync(runs) ? readdirSync(runs) : []).toEqual([]);
+    expect(r.json.diagnostics[0]!.message).toContain(join(repo.root, ".devrites", "anchors"));
+    expect(runsOf()).toEqual([]);
     const stateAfter = existsSync(join(repo.root, ".devrites", "state.json"))
       ? readFileSync(join(repo.root, ".devrites", "state.json"), "utf8")
       : undefined;
     expect(stateAfter).toBe(stateBefore);
-    // the near miss: the same repository with the folder writable makes the run
-    rmSync(join(gitDir(), "devrites"));
+    // the near miss: either folder writable again makes the run
+    rmSync(join(repo.root, ".devrites", "anchors"));
     expect((await repo.packet("devrites-evidence-scout")).run_id).toMatch(/^run-/);
+  });
+
+  it("an anchor in the git folder wins over one in the workspace for the same run", async () => {
+    const p = await repo.packet("devrites-evidence-scout");
+    // a forged workspace anchor for a run anchored in the git folder is never read
+    mkdirSync(join(repo.root, ".devrites", "anchors"), { recursive: true });
+    writeFileSync(join(repo.root, ".devrites", "anchors", `${p.run_id}.json`), "{}\n");
+    repo.writeResult(p, JSON.stringify(repo.resultFor(p)));
+    const r = await repo.check(p);
+    expect(r.code, JSON.stringify(r.json.diagnostics)).toBe(0);
+    // the near miss: with the git anchor gone, the workspace one is read, and it is no anchor
+    rmSync(anchorFile(p));
+    expect(codes(await repo.check(p))).toContain("result.anchor-invalid");
   });
 
   it("writes an anchor in the git folder and the digests in packet.created", async () => {

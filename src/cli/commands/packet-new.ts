@@ -18,14 +18,15 @@ export const packetNew: Command = {
   --input <path>          a file the leaf reads first, repository-relative (repeat)
   --expires-in <minutes>  reject a result checked after this many minutes
 
-Writes .devrites/runs/<run-id>/baseline.json, then packet.json, appends packet.created and adds the run
-to state.active_runs. Prints the packet path (--json: the whole packet).
+Writes .devrites/runs/<run-id>/baseline.json, the run's anchor (<git-dir>/devrites/anchors/, or
+.devrites/anchors/ when the git folder is read-only), then packet.json, appends packet.created and adds
+the run to state.active_runs. Prints the packet path (--json: the whole packet).
 
 The writer (devrites-slice-wright) is refused (dispatch.doctor-failed, exit 1) while the last
 \`devrites doctor\` for the host version this runs under failed (docs/doctor.md).
 
-Exit: 0 written · 1 refused (doctor failed) · 2 bad option or path (named, with what was expected) · 5 missing
-repository or input`,
+Exit: 0 written · 1 refused (doctor failed, or no anchor folder writable) · 2 bad option or path (named,
+with what was expected) · 5 missing repository or input`,
   options: {
     role: { type: "string" },
     rite: { type: "string" },
