@@ -31,6 +31,10 @@
  *   could as well rewrite the bundle itself; the guard denies every leaf write outside its allowlist.
  * - no `crypto`: loading it costs about 2 ms of a hook's start, more than everything the cache saves on a
  *   root call; the name only picks the entry, the byte comparison decides whether it is used.
+ * - bounded: names include the bundle's path, so every repository (and every throwaway one: tests, doctor's
+ *   scratch repositories) adds entries of up to a megabyte each. After writing an entry, a directory holding
+ *   more than `COMPILE_CACHE_MAX_ENTRIES` entries loses its least recently written ones (and any temporary file
+ *   a killed writer left); this happens only on a miss, after the answer is printed;
  * - `DEVRITES_NO_COMPILE_CACHE=1` turns it off (for debugging and the bench's comparison).
  *
  * No single quotes: the launcher's bootstrap is single-quoted for the shell.
@@ -38,6 +42,9 @@
 
 /** The first bytes of every entry; a file without them (another format, a torn write) is never used. */
 export const COMPILE_CACHE_TAG = "devrites-code-cache/v2\n";
+
+/** The most entries the cache directory keeps (a project uses two to four: root and leaf, and lazy parts). */
+export const COMPILE_CACHE_MAX_ENTRIES = 64;
 
 export const COMPILE_CACHE_JS = [
   `const QV=require("vm"),QP=[],QT=Buffer.from(${JSON.stringify(COMPILE_CACHE_TAG)})`,
@@ -64,6 +71,14 @@ export const COMPILE_CACHE_JS = [
     'if(k&&(c===undefined||s.cachedDataRejected))QP.push(()=>{const w=k+"."+process.pid+".tmp";' +
     'try{const l=Buffer.alloc(4);l.writeUInt32LE(x.length);f.writeFileSync(w,Buffer.concat([QT,l,x,s.createCachedData()]),{mode:384,flag:"wx"});f.renameSync(w,k)}catch{try{f.unlinkSync(w)}catch{}}});' +
     "return r}",
+  // keep the newest entries; temporary files older than a minute are a killed writer's and go too
+  "const QX=()=>{try{const e=f.readdirSync(QD);if(e.length<=" +
+    String(COMPILE_CACHE_MAX_ENTRIES) +
+    ")return;const b=[],n=Date.now();for(const x of e){const y=p.join(QD,x);let t;try{t=f.lstatSync(y)}catch{continue}" +
+    'if(!t.isFile()||t.uid!==QU)continue;if(x.endsWith(".bin"))b.push([t.mtimeMs,y]);else if(x.endsWith(".tmp")&&n-t.mtimeMs>6e4)try{f.unlinkSync(y)}catch{}}' +
+    "b.sort((i,j)=>j[0]-i[0]);for(const [,y] of b.slice(" +
+    String(COMPILE_CACHE_MAX_ENTRIES) +
+    "))try{f.unlinkSync(y)}catch{}}catch{}}",
   'globalThis[Symbol.for("devrites.compile")]=Q',
-  "const QS=()=>{for(const w of QP.splice(0))w()}",
+  "const QS=()=>{const w=QP.splice(0);for(const x of w)x();if(w.length>0)QX()}",
 ].join(";");

@@ -10,13 +10,14 @@ import {
   rmSync,
   statSync,
   symlinkSync,
+  utimesSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { makeTree } from "../../tests/helpers/temp-tree.js";
-import { COMPILE_CACHE_TAG } from "./compile-cache.js";
+import { COMPILE_CACHE_MAX_ENTRIES, COMPILE_CACHE_TAG } from "./compile-cache.js";
 import { hookCommand, launcherScript } from "./launcher.js";
 import { DEVRITES_HOOK_MARKER } from "./merge.js";
 import { LAZY_PARTS_LINE } from "./output-path.js";
@@ -357,6 +358,45 @@ describe("the compile cache (src/hosts/compile-cache.ts)", () => {
       writeFileSync(file, readFileSync(file).subarray(COMPILE_CACHE_TAG.length));
       expect(run(guard(), base, LEAF, { TMPDIR: tmp }).stdout).toBe("two");
       expect(readFileSync(file).subarray(0, COMPILE_CACHE_TAG.length).toString()).toBe(COMPILE_CACHE_TAG);
+    },
+  );
+
+  it.skipIf(process.platform === "win32")(
+    "stays bounded: a miss over the limit removes the least recently written entries and a killed writer's old temporary files",
+    () => {
+      const { base, tmp, dir } = setup(ECHO_BUNDLE);
+      mkdirSync(dir, { mode: 0o700 });
+      const old = Date.now() / 1000 - 3600;
+      const names = Array.from(
+        { length: COMPILE_CACHE_MAX_ENTRIES + 5 },
+        (_, i) => `${i.toString(16).padStart(16, "0")}.bin`,
+      );
+      // entry i was written i seconds after the oldest
+      names.forEach((n, i) => {
+        writeFileSync(join(dir, n), "stale");
+        utimesSync(join(dir, n), old + i, old + i);
+      });
+      writeFileSync(join(dir, "dead.1.tmp"), "half");
+      utimesSync(join(dir, "dead.1.tmp"), old, old);
+      writeFileSync(join(dir, "live.2.tmp"), "being written");
+      writeFileSync(join(dir, "notes"), "not ours to remove");
+      expect(run(guard(), base, LEAF, { TMPDIR: tmp })).toMatchObject({
+        code: 0,
+        stdout: `bundle saw ${LEAF}`,
+      });
+      const left = entries(dir);
+      expect(left).toHaveLength(COMPILE_CACHE_MAX_ENTRIES);
+      // the new entry stays, the six oldest went
+      expect(left.filter((n) => !names.includes(n))).toHaveLength(1);
+      expect(left.filter((n) => names.slice(0, 6).includes(n))).toEqual([]);
+      expect(left).toEqual(expect.arrayContaining(names.slice(6)));
+      expect(readdirSync(dir)).toEqual(expect.arrayContaining(["live.2.tmp", "notes"]));
+      expect(readdirSync(dir)).not.toContain("dead.1.tmp");
+      // near miss: a hit writes nothing and removes nothing, even over the limit
+      writeFileSync(join(dir, "ffffffffffffffff.bin"), "stale");
+      utimesSync(join(dir, "ffffffffffffffff.bin"), old, old);
+      expect(run(guard(), base, LEAF, { TMPDIR: tmp })).toMatchObject({ code: 0 });
+      expect(entries(dir)).toHaveLength(COMPILE_CACHE_MAX_ENTRIES + 1);
     },
   );
 
