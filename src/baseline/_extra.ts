@@ -21,7 +21,7 @@
  */
 
 import { isUtf8 } from "node:buffer";
-import { lstatSync, readdirSync, readFileSync, readlinkSync, type Stats } from "node:fs";
+import { type Dirent, lstatSync, readdirSync, readFileSync, readlinkSync, type Stats } from "node:fs";
 import { join, resolve } from "node:path";
 import { execa } from "execa";
 import { sha256Hex } from "../core/hash.js";
@@ -367,41 +367,63 @@ const CLI_RECORDS = new Set([
   "engine.lock",
   "install.json",
 ]);
-const CLI_DIRS = new Set(["runs", "anchors"]);
+
+/** What the CLI writes in a run's folder `.devrites/runs/<run-id>/`. */
+const RUN_RECORDS = new Set(["packet.json", "baseline.json", "result.json", "events.jsonl"]);
+
+/** A run id (`src/dispatch/ids.ts`), and a run's anchor or anchored verdicts in `.devrites/anchors/`. */
+const RUN_ID = /^run-[0-9]{8}T[0-9]{6}Z-[0-9a-f]{8}$/;
+const ANCHOR_FILE = /^run-[0-9]{8}T[0-9]{6}Z-[0-9a-f]{8}\.(?:json|verdicts\.jsonl)$/;
+
+/** The CLI's temporary files beside its records, mid atomic write. */
+const isCliTemp = (name: string) => name.endsWith(".devrites-tmp");
 
 /**
- * `.devrites/` files other than those the CLI writes during a run (`runs/`, `anchors/`, `state.json`, the ledgers, the
- * engine lock, `install.json`): the spec, plan, proof and review records and anything else found there
- * (generated hook bundles included; `devrites validate` also compares those with the install manifest).
+ * Whether the CLI writes this non-directory during a run (`segments`: its path under `.devrites/`): the
+ * records above, each run folder's own records, the anchors, and its temporary files beside them. Anything
+ * else under `.devrites/` is an entry, including a file planted among the run folders or inside one, or a
+ * stranger in the anchors folder.
+ */
+function isCliWritten(segments: readonly string[]): boolean {
+  const name = segments[segments.length - 1] ?? "";
+  const parent = segments.slice(0, -1);
+  const runFolder = parent.length === 2 && parent[0] === "runs" && RUN_ID.test(parent[1] ?? "");
+  const anchors = parent.length === 1 && parent[0] === "anchors";
+  if (isCliTemp(name)) return parent.length === 0 || runFolder || anchors;
+  if (parent.length === 0) return CLI_RECORDS.has(name);
+  if (runFolder) return RUN_RECORDS.has(name);
+  return anchors && ANCHOR_FILE.test(name);
+}
+
+/**
+ * `.devrites/` files other than those the CLI writes during a run (`isCliWritten`: the run folders' records,
+ * the anchors, `state.json`, the ledgers, the engine lock, `install.json`): the spec, plan, proof and review
+ * records and anything else found there (generated hook bundles included; `devrites validate` also compares
+ * those with the install manifest). Folders are told from the directory listing, so the CLI's own records cost
+ * no `lstat`.
  */
 export function workspaceEntries(root: string): ManifestEntry[] {
   const out: ManifestEntry[] = [];
-  const walk = (rel: string, depth: number) => {
-    let names: string[];
+  const walk = (rel: string, segments: string[]) => {
+    let dirents: Dirent[];
     try {
-      names = readdirSync(join(root, rel));
+      dirents = readdirSync(join(root, rel), { withFileTypes: true });
     } catch {
       return;
     }
-    for (const n of names.sort()) {
-      const r = `${rel}/${n}`;
-      // (and the CLI's temp files beside them, mid atomic write)
-      if (depth === 0 && (CLI_RECORDS.has(n) || CLI_DIRS.has(n) || n.endsWith(".devrites-tmp"))) continue;
-      let st: Stats;
-      try {
-        st = lstatSync(join(root, r));
-      } catch {
+    for (const d of dirents.sort((x, y) => (x.name < y.name ? -1 : x.name > y.name ? 1 : 0))) {
+      const r = `${rel}/${d.name}`;
+      const segs = [...segments, d.name];
+      if (d.isDirectory()) {
+        if (segs.length <= 16) walk(r, segs);
         continue;
       }
-      if (st.isDirectory()) {
-        if (depth < 16) walk(r, depth + 1);
-        continue;
-      }
+      if (isCliWritten(segs)) continue;
       const e = fileEntry(r, join(root, r));
       if (e) out.push(e);
     }
   };
-  walk(".devrites", 0);
+  walk(".devrites", []);
   return out;
 }
 

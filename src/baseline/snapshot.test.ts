@@ -141,7 +141,7 @@ describe("snapshotTree in a git repository", () => {
   it("excludes the workspace .devrites/ whether or not it is ignored, but not look-alikes", async () => {
     const root = repo();
     write(root, ".devrites/state.json", "{}");
-    write(root, ".devrites/runs/r/result.json", "{}");
+    write(root, ".devrites/runs/run-20261202T063000Z-0123abcd/result.json", "{}");
     write(root, ".devrites-old/x", "x");
     write(root, "pkg/.devrites/x", "x");
     const paths = (await snapshotTree(root)).entries.map((e) => e.path);
@@ -248,6 +248,10 @@ describe("baseline id sensitivity", () => {
     ["a file in an ignored directory", (r) => write(r, "build/out.js", "x")],
     ["staging an already dirty file as it is (the index changed)", (r) => g(r, "add", "src/a.ts")],
     ["a new .devrites/ record other than the CLI's", (r) => write(r, ".devrites/plan.md", "# plan\n")],
+    ["a file planted among the run folders", (r) => write(r, ".devrites/runs/payload.sh", "#!/bin/sh\n")],
+    ["a folder among the run folders that is no run", (r) => write(r, ".devrites/runs/r/events.jsonl", "{}\n")],
+    ["a stranger in a run folder", (r) => write(r, ".devrites/runs/run-20261202T063000Z-0123abcd/hook.sh", "x\n")],
+    ["a stranger in the anchors folder", (r) => write(r, ".devrites/anchors/notes.json", "{}\n")],
   ];
   it.each(seenNow)("changes with %s", async (_why, mutate) => {
     const root = repo();
@@ -259,7 +263,9 @@ describe("baseline id sensitivity", () => {
 
   type Noop = [why: string, mutate: (root: string) => void];
   const noops: Noop[] = [
-    ["a new file in a run folder (the CLI's own)", (r) => write(r, ".devrites/runs/r/events.jsonl", "{}\n")],
+    ["a run folder's own records", (r) => write(r, ".devrites/runs/run-20261202T063000Z-0123abcd/events.jsonl", "{}\n")],
+    ["the CLI's temporary file in a run folder", (r) => write(r, ".devrites/runs/run-20261202T063000Z-0123abcd/.0a1b.devrites-tmp", "x")],
+    ["a run's anchor and verdicts", (r) => write(r, ".devrites/anchors/run-20261202T063000Z-0123abcd.verdicts.jsonl", "{}\n")],
     ["the CLI's state and ledgers", (r) => write(r, ".devrites/state.json", "{}\n")],
     ["touching a clean file without changing it", (r) => write(r, "src/b.ts", "b\n")],
     ["a plain git status (it may refresh the index)", (r) => g(r, "status")],

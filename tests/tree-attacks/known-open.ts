@@ -63,12 +63,6 @@ export const KNOWN_OPEN: OpenCase[] = [
       "(drop sidecars, new sha256) → validate exit 0",
   },
   {
-    name: "workspace: a file planted among the run folders",
-    severity: "low",
-    reason: ".devrites/runs/ is excluded wholesale; validate only warns (workspace.stray-entry)",
-    repro: "write .devrites/runs/payload.sh → result check exit 0, validate exit 0 with a warning",
-  },
-  {
     name: "hard link: a tracked file outside the allowlist linked from outside the repository",
     severity: "low",
     reason:
