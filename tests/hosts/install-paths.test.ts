@@ -259,7 +259,7 @@ describeHosts(
 );
 
 describeHosts("install path (c), the Codex plugin from its marketplace: Codex", hosts, ["codex"], () => {
-  it("the plugin's rite runs its first CLI call through the launcher `init --host none` wrote", async () => {
+  it("the plugin's rite runs its first CLI call through the launcher `init --host none` wrote; it has no roles to dispatch", async () => {
     const s = await userRepo("none");
     const env = baseEnv(s.home, { FAKE_API_KEY: "dummy" });
     const add = await runProcess(hosts.codex!.bin, ["plugin", "marketplace", "add", ROOT], {
@@ -286,6 +286,14 @@ describeHosts("install path (c), the Codex plugin from its marketplace: Codex", 
         command = firstCommand(ctx.toolResult("call_skill") ?? "");
         return command ? R.functionCall("call_cli", "exec_command", { cmd: command }) : R.text("no command");
       }
+      // what the README says: a Codex plugin carries no agents, so a rite's leaf cannot be dispatched
+      if (!ctx.hasToolResult("call_spawn"))
+        return R.functionCall(
+          "call_spawn",
+          "spawn_agent",
+          { agent_type: "devrites-evidence-scout", message: "Packet: x" },
+          { namespace: "multi_agent_v1" },
+        );
       return R.text("done");
     });
     try {
@@ -303,6 +311,8 @@ describeHosts("install path (c), the Codex plugin from its marketplace: Codex", 
       const cli = R.responsesContextOf(fake.modelRequests().at(-1)!).toolResult("call_cli") ?? "";
       expect(cli).toContain("Process exited with code 0");
       expect(cli).toContain("active runs: none");
+      const spawned = R.responsesContextOf(fake.modelRequests().at(-1)!).toolResult("call_spawn") ?? "";
+      expect(spawned).toContain("unknown agent_type 'devrites-evidence-scout'");
     } finally {
       await fake.close();
     }
