@@ -22,7 +22,8 @@ import type { TreeSnapshot } from "./types.js";
 
 /**
  * The work-tree part of a snapshot: these tests pin what git status and the index flags lead to; the git
- * folder's state (`.git/…` entries) is pinned in `_extra.test.ts`.
+ * folder's state (`.git/…` entries) is pinned end to end in tests/contract/tree-coverage.test.ts, and the
+ * ignored paths' stat signature in `_extra.ignored-signature.test.ts`.
  */
 async function snapshotTree(root: string): Promise<TreeSnapshot> {
   const s = await snapshotWithGitState(root);
@@ -249,8 +250,14 @@ describe("baseline id sensitivity", () => {
     ["staging an already dirty file as it is (the index changed)", (r) => g(r, "add", "src/a.ts")],
     ["a new .devrites/ record other than the CLI's", (r) => write(r, ".devrites/plan.md", "# plan\n")],
     ["a file planted among the run folders", (r) => write(r, ".devrites/runs/payload.sh", "#!/bin/sh\n")],
-    ["a folder among the run folders that is no run", (r) => write(r, ".devrites/runs/r/events.jsonl", "{}\n")],
-    ["a stranger in a run folder", (r) => write(r, ".devrites/runs/run-20261202T063000Z-0123abcd/hook.sh", "x\n")],
+    [
+      "a folder among the run folders that is no run",
+      (r) => write(r, ".devrites/runs/r/events.jsonl", "{}\n"),
+    ],
+    [
+      "a stranger in a run folder",
+      (r) => write(r, ".devrites/runs/run-20261202T063000Z-0123abcd/hook.sh", "x\n"),
+    ],
     ["a stranger in the anchors folder", (r) => write(r, ".devrites/anchors/notes.json", "{}\n")],
   ];
   it.each(seenNow)("changes with %s", async (_why, mutate) => {
@@ -263,9 +270,18 @@ describe("baseline id sensitivity", () => {
 
   type Noop = [why: string, mutate: (root: string) => void];
   const noops: Noop[] = [
-    ["a run folder's own records", (r) => write(r, ".devrites/runs/run-20261202T063000Z-0123abcd/events.jsonl", "{}\n")],
-    ["the CLI's temporary file in a run folder", (r) => write(r, ".devrites/runs/run-20261202T063000Z-0123abcd/.0a1b.devrites-tmp", "x")],
-    ["a run's anchor and verdicts", (r) => write(r, ".devrites/anchors/run-20261202T063000Z-0123abcd.verdicts.jsonl", "{}\n")],
+    [
+      "a run folder's own records",
+      (r) => write(r, ".devrites/runs/run-20261202T063000Z-0123abcd/events.jsonl", "{}\n"),
+    ],
+    [
+      "the CLI's temporary file in a run folder",
+      (r) => write(r, ".devrites/runs/run-20261202T063000Z-0123abcd/.0a1b.devrites-tmp", "x"),
+    ],
+    [
+      "a run's anchor and verdicts",
+      (r) => write(r, ".devrites/anchors/run-20261202T063000Z-0123abcd.verdicts.jsonl", "{}\n"),
+    ],
     ["the CLI's state and ledgers", (r) => write(r, ".devrites/state.json", "{}\n")],
     ["touching a clean file without changing it", (r) => write(r, "src/b.ts", "b\n")],
     ["a plain git status (it may refresh the index)", (r) => g(r, "status")],
