@@ -22,7 +22,8 @@ import type { TreeSnapshot } from "./types.js";
 
 /**
  * The work-tree part of a snapshot: these tests pin what git status and the index flags lead to; the git
- * folder's state (`.git/…` entries) is pinned in `_extra.test.ts`.
+ * folder's state (`.git/…` entries) is pinned end to end in tests/contract/tree-coverage.test.ts, and the
+ * ignored paths' stat signature in `_extra.ignored-signature.test.ts`.
  */
 async function snapshotTree(root: string): Promise<TreeSnapshot> {
   const s = await snapshotWithGitState(root);

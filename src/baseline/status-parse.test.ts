@@ -61,3 +61,27 @@ describe("parseHiddenIndexEntries", () => {
     ]);
   });
 });
+
+describe("porcelain v2: the index side and ignored records", () => {
+  it("reads mI and hI of changed records, every stage of a conflict, and marks ignored paths", () => {
+    const h = (c: string) => c.repeat(40);
+    const out = Buffer.from(
+      [
+        `1 M. N... 100644 100644 100644 ${h("a")} ${h("b")} src/a.ts`,
+        `u UU N... 100644 100644 100644 100644 ${h("1")} ${h("2")} ${h("3")} src/c.ts`,
+        "? new.ts",
+        "! node_modules/",
+        "! debug.log",
+        "",
+      ].join("\0"),
+    );
+    const parsed = parsePorcelainV2(out);
+    expect(parsed.map((p) => [p.raw.toString(), p.index ?? null, p.ignored ?? false, p.repoLike])).toEqual([
+      ["src/a.ts", `100644 ${h("b")}`, false, false],
+      ["src/c.ts", `100644 100644 100644 ${h("1")} ${h("2")} ${h("3")}`, false, false],
+      ["new.ts", null, false, false],
+      ["node_modules", null, true, true],
+      ["debug.log", null, true, false],
+    ]);
+  });
+});

@@ -205,3 +205,21 @@ describe("checkRepoPath", () => {
     expect(!r.ok && r.violation.message).toContain("\\u{200C}");
   });
 });
+
+describe("8.3 short names of .git and .devrites", () => {
+  const rule = (r: ReturnType<typeof checkRepoPath>) => (r.ok ? "ok" : r.violation.rule);
+  it.each([
+    ["git~1/config", "scope.git"],
+    ["GIT~12/config", "scope.git"],
+    ["a/git~10/HEAD", "scope.git"],
+    ["devrit~1/state.json", "scope.devrites"],
+    ["DEVRIT~12/state.json", "scope.devrites"],
+    ["xgit~1/a.ts", "ok"],
+    ["git~1x/a.ts", "ok"],
+    ["git~/a.ts", "ok"],
+    ["xdevrit~1/a.ts", "ok"],
+    ["devrit~1x/a.ts", "ok"],
+  ])("%s → %s", (path, expected) => {
+    expect(rule(checkRepoPath(path))).toBe(expected);
+  });
+});

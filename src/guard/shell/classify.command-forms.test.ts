@@ -1,8 +1,9 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: shell syntax in test inputs, not templates
 /**
- * Edges of the shell classifier the main table does not pin: which names reach an interpreter's handler, which
- * descriptor redirects are not files, `for` loop variables, `cd` options, and the exact reason (why + hint) a
- * refusal gives, since that text is what the model reads and acts on.
+ * How the shell classifier reads each form of a command, with the exact reason (why + hint) a refusal gives,
+ * since that text is what the model reads and acts on: which names reach an interpreter's handler, programs run
+ * by path, which descriptor redirects are not files, `for` loops and words after a compound command, `cd`
+ * options and `popd`, refused command names and nesting depth, the argv form, and assignment-only commands.
  */
 
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,7 @@
-/** parseArgs with a spec that lists no long options of some kind: no `--name` may be taken for one. */
+/**
+ * parseArgs reports every long option its spec does not list as unknown: with no long options of some kind in
+ * the spec, no `--name` (or `--name=value`) may be taken for one.
+ */
 
 import { describe, expect, it } from "vitest";
 import { parseArgs } from "./options.js";

@@ -1,9 +1,10 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: shell syntax in test inputs, not templates
 /**
- * Pre-pass edges: where a word starts (a `#` there begins a comment that would hide the rest of the line, a digit
- * there may be a descriptor, a `~` there is $HOME), brace expansion detection around quotes and unclosed braces,
- * here-document tab handling, and glob brackets. Checked through the classifier where a mistake would hide or
- * invent a write, and on the pre-pass text where only the rewriting is at stake.
+ * The pre-pass lexes as bash does: where a word starts (a `#` there begins a comment that would hide the rest
+ * of the line, a digit there may be a descriptor, a `~` there is $HOME), braced parameters, where brace
+ * expansion happens around quotes and unclosed braces, here-document tab handling, and glob brackets. Checked
+ * through the classifier where a mistake would hide or invent a write, and on the pre-pass text where only the
+ * rewriting is at stake.
  */
 
 import { describe, expect, it } from "vitest";

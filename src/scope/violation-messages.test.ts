@@ -1,16 +1,15 @@
 /**
- * Cases added after mutation testing (npm run mutate) showed rules whose boundaries no test pinned:
- * multi-digit 8.3 short names, relative symlinks that stay inside, the symlink-hop limit, a root reached by
- * another name, bad argument types, and the messages that name which input broke which rule.
+ * Scope checks fail closed on bad argument types and say what broke: each message names the input (cut to 160
+ * characters with its length when long), the rule's reason (which segment, which index, where an outside
+ * path resolves, what a relative spelling came from), and a bad root or working directory by its type.
  */
 
-import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeTree } from "../../tests/helpers/temp-tree.js";
 import { checkAllowlist, isAllowlisted } from "./allowlist.js";
 import { checkRepoPath } from "./check-repo-path.js";
-import { resolveHostPath, resolveRepoPath } from "./resolve-repo-path.js";
+import { resolveRepoPath } from "./resolve-repo-path.js";
 import { toRepoPath } from "./to-repo-path.js";
 
 let base = "";
@@ -20,79 +19,14 @@ let cleanup = () => {};
 beforeAll(() => {
   const t = makeTree({
     "repo/src/app.ts": "a",
-    "repo/docs/current": { link: "../src" },
     "repo/escape": { link: "../outside" },
     "outside/secret": "s",
   });
   base = t.base;
   root = join(base, "repo");
   cleanup = t.cleanup;
-  // A chain of exactly 40 links (Linux's MAXSYMLINKS) ending in src/, and one of 41.
-  mkdirSync(join(root, "chain"));
-  for (let i = 0; i < 41; i++) symlinkSync(i === 0 ? "../src" : `l${i - 1}`, join(root, "chain", `l${i}`));
-  symlinkSync(root, join(base, "alias"));
 });
 afterAll(() => cleanup());
-
-const rule = (r: { ok: boolean; violation?: { rule: string } }) => (r.ok ? "ok" : r.violation!.rule);
-
-describe("8.3 short names of .git and .devrites", () => {
-  it.each([
-    ["git~1/config", "scope.git"],
-    ["GIT~12/config", "scope.git"],
-    ["a/git~10/HEAD", "scope.git"],
-    ["devrit~1/state.json", "scope.devrites"],
-    ["DEVRIT~12/state.json", "scope.devrites"],
-    ["xgit~1/a.ts", "ok"],
-    ["git~1x/a.ts", "ok"],
-    ["git~/a.ts", "ok"],
-    ["xdevrit~1/a.ts", "ok"],
-    ["devrit~1x/a.ts", "ok"],
-  ])("%s → %s", (path, expected) => {
-    expect(rule(checkRepoPath(path))).toBe(expected);
-  });
-});
-
-describe("symlinks", () => {
-  it("a relative link that stays inside resolves like its target", () => {
-    expect(resolveRepoPath(root, "docs/current/app.ts")).toEqual({ ok: true, path: "docs/current/app.ts" });
-    expect(checkAllowlist(root, ["docs/current/app.ts"]).ok).toEqual(["docs/current/app.ts"]);
-  });
-
-  it("a relative link that leaves is an escape", () => {
-    expect(rule(resolveRepoPath(root, "escape/secret"))).toBe("scope.symlink-escape");
-  });
-
-  it("climbing out of a missing directory onto a link still follows the link", () => {
-    expect(rule(resolveHostPath(root, "new/../escape/secret"))).toBe("scope.symlink-escape");
-    expect(rule(resolveHostPath(root, "new/../src/app.ts"))).toBe("ok");
-    expect(resolveHostPath(root, "new/../docs/current/app.ts")).toEqual({
-      ok: true,
-      path: "docs/current/app.ts",
-    });
-    expect(resolveHostPath(root, "new/deeper/../../docs/current/app.ts")).toEqual({
-      ok: true,
-      path: "docs/current/app.ts",
-    });
-  });
-
-  it("follows exactly 40 links and refuses the 41st", () => {
-    expect(resolveRepoPath(root, "chain/l39/app.ts")).toEqual({ ok: true, path: "chain/l39/app.ts" });
-    expect(rule(resolveRepoPath(root, "chain/l40/app.ts"))).toBe("scope.unresolvable");
-  });
-
-  it("a root reached through another name (a symlinked checkout) is the same root", () => {
-    expect(resolveHostPath(root, join(base, "alias", "src", "app.ts"))).toEqual({
-      ok: true,
-      path: "src/app.ts",
-    });
-    expect(resolveHostPath(join(base, "alias"), join(root, "src", "app.ts"))).toEqual({
-      ok: true,
-      path: "src/app.ts",
-    });
-    expect(rule(resolveHostPath(root, join(base, "outside", "secret")))).toBe("scope.outside-root");
-  });
-});
 
 describe("bad argument types fail closed", () => {
   it("an allowlist that is not a list", () => {

@@ -1,7 +1,8 @@
 /**
- * Edges of `decide` the rule tables do not pin: the exact shape of an allow and a deny, where the input is clipped,
- * the size limits at their boundary, malformed shell arrays, packets with missing fields, and how a shell
- * `workdir` is resolved against the call's own directory.
+ * What `decide` promises whatever rule applies: the exact shape of an allow and a deny (role and input only
+ * when known), the offending input clipped at 300 characters, a reason ending in one period, size limits that
+ * are inclusive, malformed shell arrays and stray packet entries as data rather than errors, an Edit body read
+ * as a patch only when it is one, and a shell `workdir` resolved against the call's own directory.
  */
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,6 +1,7 @@
 /**
- * Policy edges the rule tables do not pin: which pager values make a dangerous name harmless for the wright,
- * directory writes checked as directories, and the hint after a `cd` that names why a relative path failed.
+ * The policy for the wright's shell calls: which pager values make a code-loading name harmless (and which
+ * names stay refused), directory writes checked as directories, the hint after a `cd` that names why a
+ * relative path failed, and device files (writing into one is harmless, changing one is a write).
  */
 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

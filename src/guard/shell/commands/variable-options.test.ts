@@ -1,9 +1,10 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: shell syntax in test inputs, not templates
 /**
- * Variables and edge forms across the handlers: a variable that may expand into an option that writes, installs,
- * publishes or runs a program makes the command fail closed, while a variable that cannot be an option (`src/$x`)
- * is just an operand. Handlers are called directly (see ./test-cx.ts); with `readOnly` the nested command is taken
- * to read only, so the handler's own fallback shows.
+ * Variables where an option would change what a command does, across every handler: a variable that may expand
+ * into an option that writes, installs, publishes or runs a program makes the command fail closed, while a
+ * variable that cannot be an option (`src/$x`) is just an operand; the literal option forms sit beside them as
+ * near misses. Handlers are called directly (see ./test-cx.ts); with `readOnly` the nested command is taken to
+ * read only, so the handler's own fallback shows.
  */
 
 import { describe, expect, it } from "vitest";
@@ -15,7 +16,7 @@ import { TOOLS } from "./tools.js";
 
 const ALL = new Map([...CORE, ...PACKAGES, ...TOOLS, ["git", git]]);
 
-describe("variables and edge forms", () => {
+describe("variables that may be options, and the literal forms beside them", () => {
   it.each<[string, boolean, string[]]>([
     [
       'file "$x" a',

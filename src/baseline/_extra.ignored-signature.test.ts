@@ -1,3 +1,10 @@
+/**
+ * The stat signature `_extra.ts` gives an ignored path (docs/tree-check.md), through both walks (`find` and
+ * Node's): stable, and unchanged by reading a file; changed by a same-size rewrite whose mtime was put back
+ * (ctime moved), a new file, a chmod and a hard link; and blind, as it must be, to the packet's own touched
+ * files.
+ */
+
 import { execFileSync } from "node:child_process";
 import {
   mkdirSync,
@@ -13,7 +20,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ignoredEntries, ignoredTree, ignoredTrees } from "./_extra.js";
-import { parsePorcelainV2 } from "./_status.js";
 
 const temps: string[] = [];
 afterEach(() => {
@@ -79,29 +85,5 @@ describe.each(Object.entries(walks))("the ignored-path stat signature (%s)", (_n
     writeFileSync(join(root, "node_modules/y.js"), "changed, allowlisted\n");
     expect(await digest(root, touched)).toBe(before);
     expect(await digest(root)).not.toBe(await digest(root, touched));
-  });
-});
-
-describe("porcelain v2: the index side and ignored records", () => {
-  it("reads mI and hI of changed records, every stage of a conflict, and marks ignored paths", () => {
-    const h = (c: string) => c.repeat(40);
-    const out = Buffer.from(
-      [
-        `1 M. N... 100644 100644 100644 ${h("a")} ${h("b")} src/a.ts`,
-        `u UU N... 100644 100644 100644 100644 ${h("1")} ${h("2")} ${h("3")} src/c.ts`,
-        "? new.ts",
-        "! node_modules/",
-        "! debug.log",
-        "",
-      ].join("\0"),
-    );
-    const parsed = parsePorcelainV2(out);
-    expect(parsed.map((p) => [p.raw.toString(), p.index ?? null, p.ignored ?? false, p.repoLike])).toEqual([
-      ["src/a.ts", `100644 ${h("b")}`, false, false],
-      ["src/c.ts", `100644 100644 100644 ${h("1")} ${h("2")} ${h("3")}`, false, false],
-      ["new.ts", null, false, false],
-      ["node_modules", null, true, true],
-      ["debug.log", null, true, false],
-    ]);
   });
 });

@@ -1,7 +1,7 @@
 /**
- * checkSedScript edges: tabs as blanks, every digit in addresses, steps and counts, backslash-delimited
- * addresses, and what may follow an `s` command. A script the reader misreads either hides a `w`/`e` or refuses
- * a harmless one; both are pinned with a near miss.
+ * How checkSedScript reads a script's syntax: tabs as blanks, every digit in addresses, steps and counts,
+ * backslash-delimited addresses, and what may follow an `s` command. A script the reader misreads either hides
+ * a `w`/`e` or refuses a harmless one; both are pinned with a near miss.
  */
 
 import { describe, expect, it } from "vitest";

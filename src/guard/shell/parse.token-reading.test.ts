@@ -1,8 +1,11 @@
 // biome-ignore-all lint/suspicious/noTemplateCurlyInString: shell syntax in test inputs, not templates
 /**
- * parseShell's refusals for input the pre-pass lets through but the tokeniser then reads differently: a
- * descriptor number glued between two redirect operators, and a brace expansion joined by a line continuation.
- * bash rejects all of these as syntax errors; the guard must refuse them, never read them as something else.
+ * How parseShell reads the tokeniser's output into commands. Input the pre-pass lets through but the tokeniser
+ * reads differently (a descriptor number glued between two redirect operators, a brace joined by a line
+ * continuation) is refused, as bash rejects it, never read as something else. Escaped commas and dots inside
+ * braces are literal; a pipeline stage of only redirects is a command and an empty one is refused; a
+ * backgrounded command runs in a subshell; a lone `$` is an unknown word; showWord shows globs and expansions;
+ * token shapes the tokeniser does not produce today are refused. Each with a near miss.
  */
 
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,7 @@
-/** Which words may be options: a literal `-x`, an expansion, a split word or a leading wildcard. */
+/**
+ * Which words may be options: a literal `-x`, an expansion, a split word or a leading wildcard (`mayBeOption`),
+ * the unknown ones among them (`mayBecomeOption`), and a literal option that changes what `printf` does.
+ */
 
 import { describe, expect, it } from "vitest";
 import { classifyShell } from "./classify.js";

@@ -1,4 +1,8 @@
-/** Directory arithmetic for `cd` and `cp … dir/`: absolute directories are normalised, unknowns stay unknown. */
+/**
+ * Directory arithmetic for `cd` and `cp … dir/` (./cwd.ts): absolute directories are normalised, `..`, `-`
+ * and variables make the directory unknown, a union keeps each directory once, and `intoDir` joins a source's
+ * base name only when it has one.
+ */
 
 import { describe, expect, it } from "vitest";
 import { enter, intoDir, union } from "./cwd.js";
