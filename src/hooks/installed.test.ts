@@ -48,6 +48,17 @@ describe("isInstalledRole", () => {
     expect(isInstalledRole(tree({ [codexAgentPath(role)]: codexText(role) }), role)).toBe(true);
   });
 
+  it("recognises the files `devrites init` installed (their note names `devrites update`), not another command's", () => {
+    const installed = (t: string) =>
+      t.replace("regenerate with devrites generate", "regenerate with devrites update");
+    expect(isGeneratedCodexAgent(installed(codexText(WRIGHT)), WRIGHT)).toBe(true);
+    expect(isGeneratedClaudeAgent(installed(claudeText(WRIGHT)), WRIGHT)).toBe(true);
+    const other = (t: string) =>
+      t.replace("regenerate with devrites generate", "regenerate with devrites install");
+    expect(isGeneratedCodexAgent(other(codexText(WRIGHT)), WRIGHT)).toBe(false);
+    expect(isGeneratedClaudeAgent(other(claudeText(WRIGHT)), WRIGHT)).toBe(false);
+  });
+
   it("is false with no agent files, or with another role's file (near misses)", () => {
     expect(isInstalledRole(tree({ "src/a.ts": "" }), WRIGHT)).toBe(false);
     const other = tree({

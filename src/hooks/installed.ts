@@ -20,6 +20,16 @@ import type { RoleName } from "../envelope/roles.js";
 /** The generator's note (`GENERATED_NOTE` in src/hosts/headers.ts; kept apart so the hook bundle stays small). */
 export const AGENT_GENERATED_NOTE = "generated — do not edit; regenerate with devrites generate";
 
+/**
+ * The notes a generated agent file may carry: `devrites generate`'s, or the one `devrites init` and `update` write
+ * (`devrites update`; src/install/render.ts). A hook of a host plugin meets roles `init --roles codex` installed,
+ * so it must know both. (An installed bundle has its own note rewritten to the second; both entries are then it.)
+ */
+const AGENT_NOTES = [
+  AGENT_GENERATED_NOTE,
+  AGENT_GENERATED_NOTE.replace(/devrites generate$/, "devrites update"),
+];
+
 /** How much of an agent file is read: the frontmatter and the header are at its start. */
 const HEAD_BYTES = 4096;
 
@@ -38,13 +48,14 @@ export function isGeneratedClaudeAgent(text: string, role: RoleName): boolean {
   if (end < 0) return false;
   const front = text.slice(4, end + 1);
   if (!front.split("\n").includes(`name: ${role}`)) return false;
-  return text.slice(end + 5).startsWith(`<!-- ${AGENT_GENERATED_NOTE} -->\n`);
+  const body = text.slice(end + 5);
+  return AGENT_NOTES.some((note) => body.startsWith(`<!-- ${note} -->\n`));
 }
 
 /** Whether `text` (the start of a Codex agent file) is devrites' generated agent `role`. */
 export function isGeneratedCodexAgent(text: string, role: RoleName): boolean {
   const lines = text.split("\n");
-  return lines[0] === `# ${AGENT_GENERATED_NOTE}` && lines[1] === `name = "${role}"`;
+  return AGENT_NOTES.some((note) => lines[0] === `# ${note}`) && lines[1] === `name = "${role}"`;
 }
 
 /** Whether devrites installed the project agent `role` in the repository at `root`, for either host. */

@@ -31,7 +31,7 @@ export interface PreToolUseDeps {
   decide(hookInput: unknown, ctx: GuardContext): GuardDecision;
   now(): Date;
   /** The sandbox mechanism on this machine (production: `sandboxHere`); tests inject one. */
-  sandbox?(env: Record<string, string | undefined>): MechanismChoice;
+  sandbox?(env: Record<string, string | undefined>, repoRoot?: string): MechanismChoice;
 }
 
 const UNIDENTIFIED =
@@ -78,7 +78,7 @@ function decideCall(
     classifyTool(toolName, toolInput as Record<string, unknown>) === "shell"
       ? (toolInput as Record<string, unknown>)
       : undefined;
-  const mechanism = shellInput ? (deps.sandbox ?? sandboxHere)(env.env) : undefined;
+  const mechanism = shellInput ? (deps.sandbox ?? sandboxHere)(env.env, root) : undefined;
   const sandboxed = mechanism !== undefined && mechanism.kind !== "none";
   const decision = deps.decide(value, {
     root,

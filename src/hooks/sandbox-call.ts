@@ -50,11 +50,11 @@ let cached: MechanismChoice | undefined;
 
 /**
  * The mechanism on this machine, found once per hook process. `DEVRITES_SANDBOX=off` turns it off (tests).
- * The Landlock helper is looked up beside the running bundle only (`landlockHelperPath`: stats, nothing from
- * the environment); whether the kernel applies Landlock is asked only when bubblewrap is unusable (a read of
+ * The Landlock helper is looked up beside the running bundle, then in the repository's own package
+ * (`landlockHelperPath`: stats, nothing from the environment); whether the kernel applies Landlock is asked only when bubblewrap is unusable (a read of
  * the LSM list, else one `--abi` spawn of the helper).
  */
-export function sandboxHere(env: Record<string, string | undefined>): MechanismChoice {
+export function sandboxHere(env: Record<string, string | undefined>, repoRoot?: string): MechanismChoice {
   if (env.DEVRITES_SANDBOX === "off") return { kind: "none", why: "turned off by DEVRITES_SANDBOX=off" };
   if (cached === undefined) {
     const facts = detectMechanisms(
@@ -63,7 +63,10 @@ export function sandboxHere(env: Record<string, string | undefined>): MechanismC
       process.platform,
       process.getuid?.() ?? 0,
     );
-    const helper = facts.platform === "linux" ? landlockHelperPath() : undefined;
+    const helper =
+      facts.platform === "linux"
+        ? landlockHelperPath(undefined, repoRoot !== undefined ? { repoRoot } : {})
+        : undefined;
     if (helper !== undefined) {
       facts.landlock = helper;
       if (facts.bwrap === undefined || !facts.userns.ok) {

@@ -53,6 +53,13 @@ describe("the install manifest", () => {
     expect(r.ok && installManifestText(r.manifest)).toBe(text);
   });
 
+  it("keeps roles when there are some and leaves the field out when there are none", () => {
+    const withRoles = parseInstallManifest(installManifestText(manifest({ hosts: [], roles: ["codex"] })));
+    expect(withRoles.ok && withRoles.manifest.roles).toEqual(["codex"]);
+    expect(installManifestText(manifest({ roles: [] }))).not.toContain("roles");
+    expect(installManifestText(manifest())).toBe(installManifestText(manifest({ roles: [] })));
+  });
+
   it("is written sorted and stable", () => {
     const m = manifest();
     const shuffled = { ...m, files: [...m.files].reverse(), dirs: [...m.dirs].reverse() };
@@ -68,6 +75,9 @@ describe("the install manifest", () => {
     expect(corrupt(noDirs)).toContain("missing field `dirs`");
     expect(corrupt(manifest({ hosts: ["claude", "claude"] }))).toContain("hosts");
     expect(corrupt(manifest({ hosts: ["vim" as never] }))).toContain("hosts");
+    expect(corrupt(manifest({ roles: ["codex", "codex"] }))).toContain("roles");
+    expect(corrupt(manifest({ roles: ["vim" as never] }))).toContain("roles");
+    expect(corrupt({ ...manifest(), roles: "codex" })).toContain("roles");
     expect(corrupt(manifest({ files: [{ path: "../x", kind: "owned", sha256: SHA }] }))).toContain(
       "plain relative path",
     );

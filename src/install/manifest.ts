@@ -68,6 +68,11 @@ export interface InstallManifest {
   /** The devrites version that last wrote the target. */
   version: string;
   hosts: Host[];
+  /**
+   * Hosts whose roles alone were installed, for a host plugin that cannot carry agents (`init --host none
+   * --roles codex`: a Codex plugin); absent when none were.
+   */
+  roles?: Host[];
   files: ManagedFile[];
   /** Folders devrites created (target-relative); uninstall removes them when they are empty. */
   dirs: string[];
@@ -76,6 +81,7 @@ export interface InstallManifest {
 }
 
 const TOP_KEYS = ["dirs", "files", "hosts", "installed_at", "schema", "updated_at", "version"];
+const OPTIONAL_KEYS = ["roles"];
 const HEX64 = /^[0-9a-f]{64}$/;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
@@ -154,7 +160,7 @@ export function parseInstallManifest(text: string): ManifestRead {
   }
   if (!isObject(raw)) return bad("not a JSON object");
   if (raw.schema !== INSTALL_SCHEMA) return bad(`schema is not ${INSTALL_SCHEMA}`);
-  const k = keysWithin(raw, TOP_KEYS, TOP_KEYS);
+  const k = keysWithin(raw, [...TOP_KEYS, ...OPTIONAL_KEYS], TOP_KEYS);
   if (k) return bad(k);
   if (typeof raw.version !== "string" || raw.version === "") return bad("version is not a string");
   if (typeof raw.installed_at !== "string" || typeof raw.updated_at !== "string")
@@ -165,6 +171,13 @@ export function parseInstallManifest(text: string): ManifestRead {
     new Set(raw.hosts).size !== raw.hosts.length
   )
     return bad(`hosts must be distinct values of ${HOSTS.join(", ")}`);
+  if (
+    raw.roles !== undefined &&
+    (!Array.isArray(raw.roles) ||
+      raw.roles.some((h) => !(HOSTS as readonly unknown[]).includes(h)) ||
+      new Set(raw.roles).size !== raw.roles.length)
+  )
+    return bad(`roles must be distinct values of ${HOSTS.join(", ")}`);
   if (!Array.isArray(raw.dirs) || raw.dirs.some((d) => !isPlainRelPath(d)))
     return bad("dirs is not a path list");
   if (!Array.isArray(raw.files)) return bad("files is not an array");
@@ -186,6 +199,7 @@ export function installManifestText(m: InstallManifest): string {
     schema: m.schema,
     version: m.version,
     hosts: [...m.hosts],
+    ...(m.roles && m.roles.length > 0 ? { roles: [...m.roles] } : {}),
     files,
     dirs: [...new Set(m.dirs)].sort(),
     installed_at: m.installed_at,

@@ -43,6 +43,11 @@ export interface InstallOptions {
   target?: string | undefined;
   /** init: the hosts (default: those recorded, else both). */
   hosts?: Host[] | undefined;
+  /**
+   * init: hosts whose roles alone to install, for a plugin that cannot carry agents (a Codex plugin: its
+   * `.codex/agents/` and the `[agents]` block); default: those recorded. A host installed in full has them.
+   */
+  roles?: Host[] | undefined;
   /** init: install the pre-commit hook. */
   gitHook?: boolean;
   dryRun: boolean;
@@ -160,6 +165,12 @@ async function installLocked(opts: InstallOptions, target: InstallTarget): Promi
       : opts.mode === "update"
         ? [...(manifest?.hosts ?? [])]
         : (opts.hosts ?? manifest?.hosts ?? [...HOSTS]);
+  const roles: Host[] =
+    opts.mode === "uninstall"
+      ? []
+      : (opts.mode === "update" ? (manifest?.roles ?? []) : (opts.roles ?? manifest?.roles ?? [])).filter(
+          (h) => !hosts.includes(h),
+        );
   const hookRecorded = manifest?.files.find((f) => f.kind === "git-hook");
   const wantHook = opts.mode !== "uninstall" && (opts.gitHook === true || hookRecorded !== undefined);
 
@@ -216,10 +227,28 @@ async function installLocked(opts: InstallOptions, target: InstallTarget): Promi
           text: `devrites ${opts.mode}: nothing was written`,
         };
       desired.push(...planned.plan.files.map(toDesired));
+      if (roles.includes("codex")) {
+        // a Codex plugin carries skills and hooks but no agents: its roles, and nothing that would load twice
+        const codex = await planFor(
+          pack.model,
+          packDir,
+          opts.hooksDir ?? PACKAGE_HOOKS,
+          ["codex"],
+          ["project"],
+          INSTALLED_REGENERATE,
+        );
+        if (hasErrors(codex.diagnostics))
+          return {
+            exitCode: ExitCode.Violation,
+            diagnostics: [...diagnostics, ...codex.diagnostics],
+            text: `devrites ${opts.mode}: nothing was written`,
+          };
+        desired.push(...codex.plan.files.filter((f) => isCodexRoleFile(f.path)).map(toDesired));
+      }
     } finally {
       effective.pack.cleanup();
     }
-    if (hosts.includes("codex"))
+    if (hosts.includes("codex") || roles.includes("codex"))
       desired.push({ path: CODEX_CONFIG, kind: "toml-block", content: "", mode: 0o644 });
     desired.push({
       path: STATE_PATH,
@@ -285,6 +314,9 @@ async function installLocked(opts: InstallOptions, target: InstallTarget): Promi
     schema: INSTALL_SCHEMA,
     version: opts.version,
     hosts: opts.mode === "uninstall" ? (manifest?.hosts ?? []) : hosts,
+    ...((opts.mode === "uninstall" ? (manifest?.roles ?? []) : roles).length > 0
+      ? { roles: opts.mode === "uninstall" ? [...(manifest?.roles ?? [])] : roles }
+      : {}),
     files: residual,
     dirs: nextDirs,
     installed_at: manifest?.installed_at ?? opts.now.toISOString(),
@@ -473,4 +505,9 @@ function summary(steps: readonly Step[]): string {
   ];
   const parts = order.filter((o) => n.has(o)).map((o) => `${n.get(o)} ${o}`);
   return parts.length ? parts.join(", ") : "no files";
+}
+
+/** A Codex role file of the project layout (`.codex/agents/<role>.toml`), not its folder's sidecar manifest. */
+function isCodexRoleFile(path: string): boolean {
+  return /^\.codex\/agents\/[^/]+\.toml$/.test(path);
 }

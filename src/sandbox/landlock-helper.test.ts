@@ -428,6 +428,28 @@ describe("where the hook finds the helper", () => {
       `/node_modules/devrites/dist/native/${name}`,
     ]);
   });
+  it("a plugin's bundle outside the repository: last, the repository's own package", () => {
+    expect(
+      landlockHelperCandidates(
+        { bundleFile: "/home/u/.codex/plugins/cache/devrites/hooks/pre-tool-use.cjs", repoRoot: "/r" },
+        name,
+      ).slice(-2),
+    ).toEqual([`/node_modules/devrites/dist/native/${name}`, `/r/node_modules/devrites/dist/native/${name}`]);
+    // near misses: a project bundle's chain already holds it (not twice); a relative root is ignored
+    const project = landlockHelperCandidates(
+      { bundleFile: "/r/.devrites/hooks/pre-tool-use.cjs", repoRoot: "/r" },
+      name,
+    );
+    expect(project.filter((p) => p === `/r/node_modules/devrites/dist/native/${name}`)).toHaveLength(1);
+    expect(landlockHelperCandidates({ repoRoot: "r" }, name)).toEqual([]);
+    expect(landlockHelperCandidates({ repoRoot: "/r" }, name)).toEqual([
+      `/r/node_modules/devrites/dist/native/${name}`,
+    ]);
+    // an explicit package root still wins alone
+    expect(landlockHelperCandidates({ packageRoot: "/pkg", repoRoot: "/r" }, name)).toEqual([
+      `/pkg/dist/native/${name}`,
+    ]);
+  });
   it("takes only the explicit package root when one is given, and nothing without a bundle", () => {
     expect(landlockHelperCandidates({ packageRoot: "/pkg", bundleFile: "/x/hooks/a.cjs" }, name)).toEqual([
       `/pkg/dist/native/${name}`,

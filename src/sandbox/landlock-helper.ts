@@ -10,7 +10,11 @@
  *      `.devrites/native/`);
  *   3. the checkout or package the bundle belongs to: `<dir>/../dist/native/<name>` (`<pkg>/hooks/`);
  *   4. the installed package, as Node resolves it from the bundle up: `<ancestor>/node_modules/devrites/
- *      dist/native/<name>` for each ancestor of `<dir>` (a project install: `<repo>/.devrites/hooks/`).
+ *      dist/native/<name>` for each ancestor of `<dir>` (a project install: `<repo>/.devrites/hooks/`);
+ *   5. the package installed in the repository the call is for, `<repo>/node_modules/devrites/dist/native/
+ *      <name>`: a host plugin's bundle lives outside the repository (Codex's plugin cache), and its helper is
+ *      the project's, installed with the roles (`init --host none --roles codex`). The same file rung 4 finds
+ *      for a project install, and as closed to leaves (the sandbox never lets one write `node_modules/`).
  * Nothing comes from PATH or the environment: what the hook runs unsandboxed must not be chosen by a leaf.
  */
 
@@ -31,17 +35,23 @@ export function landlockHelperName(platform: string = process.platform, arch: st
 
 /** Where the hook looks, in order (pure: see the module comment). `bundleFile` is the running hook bundle. */
 export function landlockHelperCandidates(
-  where: { packageRoot?: string; bundleFile?: string },
+  where: { packageRoot?: string; bundleFile?: string; repoRoot?: string },
   name: string,
 ): string[] {
   if (where.packageRoot !== undefined) return [join(where.packageRoot, NATIVE_DIR, name)];
-  if (where.bundleFile === undefined || !isAbsolute(where.bundleFile)) return [];
-  const hooksDir = dirname(where.bundleFile);
-  const above = dirname(hooksDir);
-  const out = [join(above, "native", name), join(above, NATIVE_DIR, name)];
-  for (let d = hooksDir; ; d = dirname(d)) {
-    out.push(join(d, "node_modules", "devrites", NATIVE_DIR, name));
-    if (dirname(d) === d) break;
+  const out: string[] = [];
+  if (where.bundleFile !== undefined && isAbsolute(where.bundleFile)) {
+    const hooksDir = dirname(where.bundleFile);
+    const above = dirname(hooksDir);
+    out.push(join(above, "native", name), join(above, NATIVE_DIR, name));
+    for (let d = hooksDir; ; d = dirname(d)) {
+      out.push(join(d, "node_modules", "devrites", NATIVE_DIR, name));
+      if (dirname(d) === d) break;
+    }
+  }
+  if (where.repoRoot !== undefined && isAbsolute(where.repoRoot)) {
+    const project = join(where.repoRoot, "node_modules", "devrites", NATIVE_DIR, name);
+    if (!out.includes(project)) out.push(project);
   }
   return out;
 }
@@ -74,11 +84,16 @@ export function usableHelper(path: string): boolean {
 /** The built helper for this platform, if present and usable (stat only). */
 export function landlockHelperPath(
   packageRoot?: string,
-  opts: { bundleFile?: string; platform?: string; arch?: string } = {},
+  opts: { bundleFile?: string; repoRoot?: string; platform?: string; arch?: string } = {},
 ): string | undefined {
   const name = landlockHelperName(opts.platform, opts.arch);
   if (name === undefined) return undefined;
-  const where = { packageRoot, bundleFile: opts.bundleFile ?? runningBundle() };
+  const bundleFile = opts.bundleFile ?? runningBundle();
+  const where = {
+    ...(packageRoot !== undefined ? { packageRoot } : {}),
+    ...(bundleFile !== undefined ? { bundleFile } : {}),
+    ...(opts.repoRoot !== undefined ? { repoRoot: opts.repoRoot } : {}),
+  };
   return landlockHelperCandidates(where, name).find(usableHelper);
 }
 

@@ -42,6 +42,7 @@ import {
 import { claudeEnv, runClaude } from "./harness/run-claude.js";
 import { runCodex } from "./harness/run-codex.js";
 import {
+  baseEnv,
   cleanupAllSandboxes,
   killAllHostProcesses,
   makeSandbox,
@@ -395,7 +396,14 @@ interface Journey {
 }
 
 /** Run `script` in `host`; the prompt is the user's request, the rite comes from the script. */
-async function drive(host: Host, s: Sandbox, script: JourneyScript, prompt: string): Promise<Journey> {
+async function drive(
+  host: Host,
+  s: Sandbox,
+  script: JourneyScript,
+  prompt: string,
+  /** Codex: config to add (a plugin's entries, as `codex plugin add` wrote them). */
+  extraToml?: string,
+): Promise<Journey> {
   const dump = (bodies: unknown[]) => {
     if (process.env.DEVRITES_JOURNEY_DUMP)
       writeFileSync(process.env.DEVRITES_JOURNEY_DUMP, JSON.stringify(bodies, null, 1));
@@ -438,7 +446,13 @@ async function drive(host: Host, s: Sandbox, script: JourneyScript, prompt: stri
   try {
     // Codex's default workspace-write sandbox, as a user has it: `.git` is read-only for the root's shell, so
     // runs are anchored in `.devrites/anchors` (see "Codex keeps .git read-only" below)
-    const run = await runCodex({ prompt, fake, sandbox: s, timeoutMs: 150_000 });
+    const run = await runCodex({
+      prompt,
+      fake,
+      sandbox: s,
+      timeoutMs: 150_000,
+      ...(extraToml !== undefined ? { extraToml } : {}),
+    });
     dump(fake.modelRequests().map((r) => r.body));
     expect(run.exitCode, run.stderr).toBe(0);
     expect(fake.failures).toEqual([]);
@@ -633,6 +647,54 @@ describeHosts(
       expect(state(s)).toMatchObject({ active_rite: null, active_runs: [] });
       expect(existsSync(join(s.project, "node_modules"))).toBe(false);
       expect(existsSync(join(s.project, ".devrites", "bin"))).toBe(false);
+    });
+  },
+);
+
+describeHosts(
+  "rite journey, the Codex plugin with the roles it cannot carry (init --host none --roles codex)",
+  hosts,
+  ["codex"],
+  () => {
+    it("rite-quick through the plugin's rites and hooks and the installed roles: rejected wright, retry, proof runner, slice built", {
+      timeout: 200_000,
+    }, async () => {
+      const s = await makeSandbox();
+      await execa("mkdir", ["-p", join(s.project, "src")]);
+      writeFileSync(join(s.project, "src", "a.ts"), A_TS);
+      writeFileSync(join(s.project, "package.json"), PACKAGE);
+      const git = (args: string[]) =>
+        execa("git", ["-c", "user.email=e@x.invalid", "-c", "user.name=e", ...args], { cwd: s.project });
+      await git(["add", "."]);
+      await git(["commit", "-qm", "init"]);
+      installPackage(s.project);
+      const init = await execa("node", [CLI, "init", "--host", "none", "--roles", "codex"], {
+        cwd: s.project,
+        reject: false,
+      });
+      expect(init.exitCode, `${init.stdout}\n${init.stderr}`).toBe(0);
+      // no skills and no hooks of the project's own: those come from the plugin
+      expect(existsSync(join(s.project, ".agents"))).toBe(false);
+      expect(existsSync(join(s.project, ".codex", "hooks.json"))).toBe(false);
+      const env = baseEnv(s.home, { FAKE_API_KEY: "dummy" });
+      for (const args of [
+        ["plugin", "marketplace", "add", ROOT],
+        ["plugin", "add", "devrites@devrites"],
+      ]) {
+        const r = await runProcess(hosts.codex!.bin, args, { cwd: s.project, env });
+        expect(r.exitCode, r.stderr).toBe(0);
+      }
+      const config = readFileSync(join(s.home, ".codex", "config.toml"), "utf8");
+      // Codex lists the plugin's skill as `devrites:rite-quick` in the folder `rite-quick`
+      const j = await drive("codex", s, riteQuick(), "Quick fix: make a equal 2 in src/a.ts.", config);
+      expect(j.out("packet_w1")?.exitCode, j.out("packet_w1")?.text).toBe(0);
+      expect(j.out("check_w1")?.exitCode, j.out("check_w1")?.text).toBe(1);
+      expect(j.out("check_w2")?.exitCode, j.out("check_w2")?.text).toBe(0);
+      expect(j.out("check_p")?.exitCode, j.out("check_p")?.text).toBe(0);
+      expect(new Set(verdicts(s, j.out, "packet_w2"))).toEqual(new Set(["accepted"]));
+      expect(new Set(verdicts(s, j.out, "packet_p"))).toEqual(new Set(["accepted"]));
+      expect(readFileSync(join(s.project, "src", "a.ts"), "utf8")).toBe(A_TS_AFTER);
+      expect(state(s)).toMatchObject({ active_rite: null, active_runs: [] });
     });
   },
 );

@@ -11,6 +11,7 @@ import {
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { ROLE_NAMES } from "../../envelope/roles.js";
 import { git, snapshot, snapshotDiff, type TempRepo, tempRepo } from "../../install/fixtures/repo.js";
 import { parseInstallManifest } from "../../install/manifest.js";
 import { runInstall } from "../../install/run.js";
@@ -159,6 +160,35 @@ describe("devrites init / uninstall on a repository with the user's own files", 
     expect((await cli(r, "update")).code).toBe(0);
     expect(existsSync(join(r.root, ".claude"))).toBe(false);
     expect((await cli(r, "init", "--host", "none,claude")).code).toBe(2);
+  });
+
+  it("--host none --roles codex adds only what a Codex plugin cannot carry: its roles and the [agents] block", async () => {
+    const r = repo({ "src/app.ts": "export const x = 1;\n" });
+    const out = await cli(r, "init", "--host", "none", "--roles", "codex");
+    expect(out.code, out.stdout).toBe(0);
+    const m = parseInstallManifest(readFileSync(join(r.root, ".devrites/install.json"), "utf8"));
+    expect(m.ok && m.manifest.hosts).toEqual([]);
+    expect(m.ok && m.manifest.roles).toEqual(["codex"]);
+    const roles = ROLE_NAMES.map((n) => `.codex/agents/${n}.toml`);
+    expect(m.ok && m.manifest.files.map((f) => f.path).sort()).toEqual(
+      [".codex/config.toml", ".devrites/bin/devrites", ".devrites/state.json", ...roles].sort(),
+    );
+    expect(readFileSync(join(r.root, ".codex/config.toml"), "utf8")).toContain("max_depth = 1");
+    // no skills, hooks or instructions of the project's own: the plugin brings them
+    for (const p of [".agents", ".claude", "AGENTS.md", ".codex/hooks.json", ".devrites/hooks"])
+      expect(existsSync(join(r.root, p)), p).toBe(false);
+    expect((await cli(r, "validate")).code).toBe(0);
+    // update keeps to the same files; uninstall removes them all
+    const upd = await cli(r, "update");
+    expect(upd.code, upd.stdout).toBe(0);
+    expect(JSON.parse(upd.stdout).data).toMatchObject({ changed: 0, hosts: [] });
+    expect((await cli(r, "uninstall")).code).toBe(0);
+    for (const p of [".codex", ".devrites/bin"]) expect(existsSync(join(r.root, p)), p).toBe(false);
+    // near misses: a host installed in full has its roles; only Codex's plugin lacks them
+    expect((await cli(r, "init", "--host", "codex", "--roles", "codex")).code).toBe(2);
+    expect((await cli(r, "init", "--roles", "codex")).code).toBe(2);
+    expect((await cli(r, "init", "--host", "none", "--roles", "claude")).code).toBe(2);
+    expect(existsSync(join(r.root, ".codex"))).toBe(false);
   });
 
   it("installed files name the command that regenerates them there (devrites update), and validate agrees", async () => {

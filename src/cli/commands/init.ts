@@ -1,8 +1,10 @@
 import { resolve } from "node:path";
+import { type Diagnostic, error } from "../../core/diagnostics.js";
+import type { Host } from "../../hosts/types.js";
 import { checkSandbox, type SandboxCheck } from "../../sandbox/check.js";
 import { nodeProbe } from "../../sandbox/node-fs.js";
-import type { Command, CommandResult } from "../command.js";
-import { flag, str } from "../command.js";
+import type { Command, CommandResult, ParsedArgs } from "../command.js";
+import { flag, str, strs } from "../command.js";
 import {
   INSTALL_HELP_COMMON,
   INSTALL_OPTIONS,
@@ -43,11 +45,14 @@ export const initCommand: Command = {
   name: "init",
   summary:
     "Install devrites into a repository: the generated adapters, a .devrites/ skeleton, optionally a pre-commit hook",
-  usage: "init [--target DIR] [--host claude,codex|none] [--git-hook] [--dry-run] [--force] [--json]",
+  usage:
+    "init [--target DIR] [--host claude,codex|none] [--roles codex] [--git-hook] [--dry-run] [--force] [--json]",
   help: [
     "Options:",
     "  --host H,…    claude, codex or both (default: what is installed, else both); none: only the launcher",
     "                .devrites/bin/devrites and the workspace (the rites come from a host plugin)",
+    "  --roles codex with --host none, for the Codex plugin: also its roles (.codex/agents/) and the [agents]",
+    "                block, which a Codex plugin cannot carry",
     "  --git-hook    also install a pre-commit hook running `devrites validate --staged` (an existing hook is",
     "                kept, moved aside and run first; core.hooksPath is honoured)",
     ...INSTALL_HELP_COMMON,
@@ -60,12 +65,23 @@ export const initCommand: Command = {
     "not its top level, or a bad option · 4 another devrites is installing here · 5 the package lacks its hook",
     "bundles.",
   ].join("\n"),
-  options: { ...INSTALL_OPTIONS, host: { type: "string", multiple: true }, "git-hook": { type: "boolean" } },
+  options: {
+    ...INSTALL_OPTIONS,
+    host: { type: "string", multiple: true },
+    roles: { type: "string", multiple: true },
+    "git-hook": { type: "boolean" },
+  },
   positionals: [0, 0],
   async run(args, io) {
     const hosts = parseHosts(args);
     if (hosts !== undefined && !Array.isArray(hosts)) return usageResult(hosts);
-    const result = await runInstallCommand("init", args, io, { hosts, gitHook: flag(args, "git-hook") });
+    const roles = parseRoles(args, hosts);
+    if (roles !== undefined && !Array.isArray(roles)) return usageResult(roles);
+    const result = await runInstallCommand("init", args, io, {
+      hosts,
+      roles,
+      gitHook: flag(args, "git-hook"),
+    });
     if (result.exitCode === 2 || result.exitCode === 4 || result.exitCode === 5) return result;
     // the copy-on-write view is tried on this repository, as the proof runner's calls will get it
     const target = resolve(io.cwd, str(args, "target") ?? ".");
@@ -75,3 +91,25 @@ export const initCommand: Command = {
     );
   },
 };
+
+/**
+ * `--roles codex`: the roles of a host whose plugin cannot carry agents (only Codex's), with `--host none` (a host
+ * installed in full has its roles already).
+ */
+function parseRoles(args: ParsedArgs, hosts: Host[] | undefined): Host[] | undefined | Diagnostic {
+  const raw = strs(args, "roles")
+    .flatMap((h) => h.split(","))
+    .map((h) => h.trim())
+    .filter((h) => h !== "");
+  if (raw.length === 0) return undefined;
+  const bad = raw.find((h) => h !== "codex");
+  if (bad !== undefined)
+    return error("cli.usage", `--roles ${bad}: only codex`, {
+      hint: "a Claude Code plugin carries its agents; --roles codex installs the roles a Codex plugin cannot",
+    });
+  if (hosts === undefined || hosts.length > 0)
+    return error("cli.usage", "--roles goes with --host none", {
+      hint: "a host installed in full has its roles already; for the Codex plugin: --host none --roles codex",
+    });
+  return ["codex"];
+}

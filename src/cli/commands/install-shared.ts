@@ -57,7 +57,7 @@ export async function runInstallCommand(
   mode: InstallMode,
   args: ParsedArgs,
   io: CommandIo,
-  extra: { hosts?: Host[] | undefined; gitHook?: boolean } = {},
+  extra: { hosts?: Host[] | undefined; roles?: Host[] | undefined; gitHook?: boolean } = {},
 ): Promise<CommandResult> {
   const { runInstall } = await import("../../install/run.js");
   const outcome = await runInstall({
@@ -65,6 +65,7 @@ export async function runInstallCommand(
     cwd: io.cwd,
     target: str(args, "target"),
     hosts: extra.hosts,
+    roles: extra.roles,
     gitHook: extra.gitHook === true,
     dryRun: flag(args, "dry-run"),
     force: flag(args, "force"),
