@@ -70,8 +70,8 @@ const PACKAGE = JSON.stringify({
   },
 });
 
-/** A user's repository: src/a.ts and its test script committed, then `devrites init --host <host>`. */
-async function userRepo(host: Host, extra: Record<string, string> = {}): Promise<Sandbox> {
+/** A user's repository before any devrites: src/a.ts and its test script (and `extra` files) committed. */
+async function committedProject(extra: Record<string, string> = {}): Promise<Sandbox> {
   const s = await makeSandbox();
   await execa("mkdir", ["-p", join(s.project, "src"), join(s.project, ".devrites")]);
   writeFileSync(join(s.project, "src", "a.ts"), A_TS);
@@ -81,10 +81,20 @@ async function userRepo(host: Host, extra: Record<string, string> = {}): Promise
     execa("git", ["-c", "user.email=e@x.invalid", "-c", "user.name=e", ...args], { cwd: s.project });
   await git(["add", "."]);
   await git(["commit", "-qm", "init"]);
+  return s;
+}
+
+/** The package installed in `s`'s project, then `devrites init` with `initArgs`. */
+async function installed(s: Sandbox, initArgs: string[]): Promise<Sandbox> {
   installPackage(s.project);
-  const init = await execa("node", [CLI, "init", "--host", host], { cwd: s.project, reject: false });
+  const init = await execa("node", [CLI, "init", ...initArgs], { cwd: s.project, reject: false });
   expect(init.exitCode, `${init.stdout}\n${init.stderr}`).toBe(0);
   return s;
+}
+
+/** A user's repository: src/a.ts and its test script committed, then `devrites init --host <host>`. */
+async function userRepo(host: Host, extra: Record<string, string> = {}): Promise<Sandbox> {
+  return installed(await committedProject(extra), ["--host", host]);
 }
 
 /** The skill's folder: Claude names it ("Base directory for this skill"), Codex lists the SKILL.md path. */
@@ -613,14 +623,7 @@ describeHosts(
     it("rite-quick through the plugin's CLI, agents and hooks: rejected wright, retry, proof runner, slice built", {
       timeout: 200_000,
     }, async () => {
-      const s = await makeSandbox();
-      await execa("mkdir", ["-p", join(s.project, "src")]);
-      writeFileSync(join(s.project, "src", "a.ts"), A_TS);
-      writeFileSync(join(s.project, "package.json"), PACKAGE);
-      const git = (args: string[]) =>
-        execa("git", ["-c", "user.email=e@x.invalid", "-c", "user.name=e", ...args], { cwd: s.project });
-      await git(["add", "."]);
-      await git(["commit", "-qm", "init"]);
+      const s = await committedProject();
       const env = claudeEnv(s.home, "http://127.0.0.1:9");
       for (const args of [
         ["plugin", "marketplace", "add", ROOT],
@@ -659,20 +662,7 @@ describeHosts(
     it("rite-quick through the plugin's rites and hooks and the installed roles: rejected wright, retry, proof runner, slice built", {
       timeout: 200_000,
     }, async () => {
-      const s = await makeSandbox();
-      await execa("mkdir", ["-p", join(s.project, "src")]);
-      writeFileSync(join(s.project, "src", "a.ts"), A_TS);
-      writeFileSync(join(s.project, "package.json"), PACKAGE);
-      const git = (args: string[]) =>
-        execa("git", ["-c", "user.email=e@x.invalid", "-c", "user.name=e", ...args], { cwd: s.project });
-      await git(["add", "."]);
-      await git(["commit", "-qm", "init"]);
-      installPackage(s.project);
-      const init = await execa("node", [CLI, "init", "--host", "none", "--roles", "codex"], {
-        cwd: s.project,
-        reject: false,
-      });
-      expect(init.exitCode, `${init.stdout}\n${init.stderr}`).toBe(0);
+      const s = await installed(await committedProject(), ["--host", "none", "--roles", "codex"]);
       // no skills and no hooks of the project's own: those come from the plugin
       expect(existsSync(join(s.project, ".agents"))).toBe(false);
       expect(existsSync(join(s.project, ".codex", "hooks.json"))).toBe(false);
