@@ -420,7 +420,10 @@ async function judge(
   const { root, packet } = l;
   const { report, guard_strength: strength, receipts } = await assess(l, snapshot, now);
   const runId = packet.run_id;
-  anchorVerdict(l, report, now, syncs);
+  // first, so that a verdict that cannot be anchored leaves no ledger line either (validate would hold an
+  // unanchored verdict against the run)
+  const unanchored = tryAnchorVerdict(l, report, now, syncs);
+  if (unanchored) return { exitCode: ExitCode.Violation, diagnostics: [...report.diagnostics, unanchored] };
   appendEvent(
     root,
     {
@@ -464,6 +467,28 @@ function anchorVerdict(l: Loaded, report: CheckReport, now: Date, syncs?: Pendin
     },
     syncs ? { syncLater: syncs } : {},
   );
+}
+
+/** `anchorVerdict`, or the diagnostic naming the file when it cannot be written (a read-only git folder). */
+function tryAnchorVerdict(
+  l: Loaded,
+  report: CheckReport,
+  now: Date,
+  syncs: PendingSyncs,
+): Diagnostic | undefined {
+  try {
+    anchorVerdict(l, report, now, syncs);
+    return undefined;
+  } catch (e) {
+    const shown = l.anchorHome
+      ? shownAnchor(l.anchorHome, l.packet.run_id).verdicts
+      : "the anchored verdicts";
+    return diag(
+      "result.anchor-unwritable",
+      `${shown}: the verdict (${report.verdict}) cannot be appended (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+      shown,
+    );
+  }
 }
 
 function loadPacket(

@@ -107,14 +107,21 @@ export const CODES = {
     stage: "identity",
     severity: "error",
     summary:
-      "the run has no anchor under the git folder (devrites/anchors/<run-id>.json), so its records cannot be trusted",
+      "the run has no anchor (<git-dir>/devrites/anchors/<run-id>.json, or .devrites/anchors/), so its records cannot be trusted",
     hint: "the run was not created by this devrites, or its anchor was deleted; write a fresh packet",
   },
   "result.anchor-invalid": {
     stage: "identity",
     severity: "error",
-    summary: "the run's anchor under the git folder is unreadable, malformed or does not hash to itself",
-    hint: "the git folder was damaged or edited; write a fresh packet",
+    summary: "the run's anchor is unreadable, malformed or does not hash to itself",
+    hint: "the anchors folder was damaged or edited; write a fresh packet",
+  },
+  "result.anchor-unwritable": {
+    stage: "identity",
+    severity: "error",
+    summary:
+      "the verdict cannot be appended beside the run's anchor, so the check recorded nothing (no verdict, no ledger line)",
+    hint: "make the anchors folder writable for this command (Codex's sandbox keeps .git read-only: check the run where it was made, or outside the sandbox), then check again",
   },
   "result.ledger-mismatch": {
     stage: "identity",

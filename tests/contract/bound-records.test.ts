@@ -137,6 +137,24 @@ describe("packet new fixes the run", () => {
     expect((await repo.packet("devrites-evidence-scout")).run_id).toMatch(/^run-/);
   });
 
+  it("a verdict that cannot be anchored records nothing: result.anchor-unwritable, no ledger line, and a clean retry", async () => {
+    const p = await repo.packet("devrites-evidence-scout");
+    repo.writeResult(p, JSON.stringify(repo.resultFor(p)));
+    const verdicts = join(gitDir(), "devrites", "anchors", `${p.run_id}.verdicts.jsonl`);
+    mkdirSync(verdicts); // a folder where the file goes: the append fails as on a read-only git folder
+    const ledgerBefore = repo.read(rel(p, "events.jsonl"));
+    const r = await repo.check(p);
+    expect(r.code).toBe(1);
+    expect(codes(r)).toEqual(["result.anchor-unwritable"]);
+    expect(r.json.diagnostics[0]!.path).toBe(`<git-dir>/devrites/anchors/${p.run_id}.verdicts.jsonl`);
+    expect(repo.read(rel(p, "events.jsonl"))).toBe(ledgerBefore);
+    // the near miss: once the folder is writable the same check is accepted and anchored
+    rmSync(verdicts, { recursive: true });
+    const ok = await repo.check(p);
+    expect(ok.code, JSON.stringify(ok.json.diagnostics)).toBe(0);
+    expect(readFileSync(verdicts, "utf8")).toContain('"accepted"');
+  });
+
   it("an anchor in the git folder wins over one in the workspace for the same run", async () => {
     const p = await repo.packet("devrites-evidence-scout");
     // a forged workspace anchor for a run anchored in the git folder is never read
