@@ -25,6 +25,7 @@ import { type Dirent, lstatSync, readdirSync, readFileSync, readlinkSync, type S
 import { join, resolve } from "node:path";
 import { execa } from "execa";
 import { sha256Hex } from "../core/hash.js";
+import { RUN_ID_PATTERN } from "../dispatch/ids.js";
 import { git, gitOk } from "./_git.js";
 import { joinRaw, pathFromBytes } from "./_paths.js";
 import type { ManifestEntry } from "./types.js";
@@ -371,9 +372,11 @@ const CLI_RECORDS = new Set([
 /** What the CLI writes in a run's folder `.devrites/runs/<run-id>/`. */
 const RUN_RECORDS = new Set(["packet.json", "baseline.json", "result.json", "events.jsonl"]);
 
-/** A run id (`src/dispatch/ids.ts`), and a run's anchor or anchored verdicts in `.devrites/anchors/`. */
-const RUN_ID = /^run-[0-9]{8}T[0-9]{6}Z-[0-9a-f]{8}$/;
-const ANCHOR_FILE = /^run-[0-9]{8}T[0-9]{6}Z-[0-9a-f]{8}\.(?:json|verdicts\.jsonl)$/;
+/**
+ * A run's anchor or anchored verdicts in `.devrites/anchors/` (`src/dispatch/anchor.ts`): the run id's pattern
+ * without its closing `$`, then the suffix.
+ */
+const ANCHOR_FILE = new RegExp(`${RUN_ID_PATTERN.source.slice(0, -1)}\\.(?:json|verdicts\\.jsonl)$`);
 
 /** The CLI's temporary files beside its records, mid atomic write. */
 const isCliTemp = (name: string) => name.endsWith(".devrites-tmp");
@@ -387,7 +390,7 @@ const isCliTemp = (name: string) => name.endsWith(".devrites-tmp");
 function isCliWritten(segments: readonly string[]): boolean {
   const name = segments[segments.length - 1] ?? "";
   const parent = segments.slice(0, -1);
-  const runFolder = parent.length === 2 && parent[0] === "runs" && RUN_ID.test(parent[1] ?? "");
+  const runFolder = parent.length === 2 && parent[0] === "runs" && RUN_ID_PATTERN.test(parent[1] ?? "");
   const anchors = parent.length === 1 && parent[0] === "anchors";
   if (isCliTemp(name)) return parent.length === 0 || runFolder || anchors;
   if (parent.length === 0) return CLI_RECORDS.has(name);
