@@ -89,6 +89,15 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === "object" && v !== null && !Array.isArray(v);
 }
 
+/** Distinct host names (`hosts`, `roles`). */
+function isHostList(v: unknown): v is Host[] {
+  return (
+    Array.isArray(v) &&
+    v.every((h) => (HOSTS as readonly unknown[]).includes(h)) &&
+    new Set(v).size === v.length
+  );
+}
+
 function keysWithin(o: Record<string, unknown>, allowed: readonly string[], required: readonly string[]) {
   const extra = Object.keys(o).find((k) => !allowed.includes(k));
   if (extra !== undefined) return `unknown field \`${extra}\``;
@@ -165,18 +174,8 @@ export function parseInstallManifest(text: string): ManifestRead {
   if (typeof raw.version !== "string" || raw.version === "") return bad("version is not a string");
   if (typeof raw.installed_at !== "string" || typeof raw.updated_at !== "string")
     return bad("installed_at and updated_at must be strings");
-  if (
-    !Array.isArray(raw.hosts) ||
-    raw.hosts.some((h) => !(HOSTS as readonly unknown[]).includes(h)) ||
-    new Set(raw.hosts).size !== raw.hosts.length
-  )
-    return bad(`hosts must be distinct values of ${HOSTS.join(", ")}`);
-  if (
-    raw.roles !== undefined &&
-    (!Array.isArray(raw.roles) ||
-      raw.roles.some((h) => !(HOSTS as readonly unknown[]).includes(h)) ||
-      new Set(raw.roles).size !== raw.roles.length)
-  )
+  if (!isHostList(raw.hosts)) return bad(`hosts must be distinct values of ${HOSTS.join(", ")}`);
+  if (raw.roles !== undefined && !isHostList(raw.roles))
     return bad(`roles must be distinct values of ${HOSTS.join(", ")}`);
   if (!Array.isArray(raw.dirs) || raw.dirs.some((d) => !isPlainRelPath(d)))
     return bad("dirs is not a path list");

@@ -210,40 +210,30 @@ async function installLocked(opts: InstallOptions, target: InstallTarget): Promi
             ),
           ],
         };
-      const planned = await planFor(
-        pack.model,
-        packDir,
-        opts.hooksDir ?? PACKAGE_HOOKS,
-        hosts,
-        ["project"],
-        INSTALLED_REGENERATE,
-      );
-      if (hasErrors(planned.diagnostics))
-        return {
-          exitCode: planned.diagnostics.some((d) => d.code === "generate.hook-bundle-missing")
-            ? ExitCode.MissingInput
-            : ExitCode.Violation,
-          diagnostics: [...diagnostics, ...planned.diagnostics],
-          text: `devrites ${opts.mode}: nothing was written`,
-        };
-      desired.push(...planned.plan.files.map(toDesired));
-      if (roles.includes("codex")) {
-        // a Codex plugin carries skills and hooks but no agents: its roles, and nothing that would load twice
-        const codex = await planFor(
+      // the hosts installed in full; then the roles alone of a host whose plugin cannot carry agents (a Codex
+      // plugin brings its skills and hooks, so nothing else of it is installed: nothing loads twice)
+      const parts: { hosts: Host[]; keep: (path: string) => boolean }[] = [
+        { hosts, keep: () => true },
+        ...(roles.includes("codex") ? [{ hosts: ["codex" as Host], keep: isCodexRoleFile }] : []),
+      ];
+      for (const part of parts) {
+        const planned = await planFor(
           pack.model,
           packDir,
           opts.hooksDir ?? PACKAGE_HOOKS,
-          ["codex"],
+          part.hosts,
           ["project"],
           INSTALLED_REGENERATE,
         );
-        if (hasErrors(codex.diagnostics))
+        if (hasErrors(planned.diagnostics))
           return {
-            exitCode: ExitCode.Violation,
-            diagnostics: [...diagnostics, ...codex.diagnostics],
+            exitCode: planned.diagnostics.some((d) => d.code === "generate.hook-bundle-missing")
+              ? ExitCode.MissingInput
+              : ExitCode.Violation,
+            diagnostics: [...diagnostics, ...planned.diagnostics],
             text: `devrites ${opts.mode}: nothing was written`,
           };
-        desired.push(...codex.plan.files.filter((f) => isCodexRoleFile(f.path)).map(toDesired));
+        desired.push(...planned.plan.files.filter((f) => part.keep(f.path)).map(toDesired));
       }
     } finally {
       effective.pack.cleanup();
@@ -310,13 +300,12 @@ async function installLocked(opts: InstallOptions, target: InstallTarget): Promi
       ...missingDirs(root, keepManifest ? [...writes, INSTALL_MANIFEST] : writes),
     ]),
   ];
+  const recordedRoles = opts.mode === "uninstall" ? [...(manifest?.roles ?? [])] : roles;
   const next: InstallManifest = {
     schema: INSTALL_SCHEMA,
     version: opts.version,
     hosts: opts.mode === "uninstall" ? (manifest?.hosts ?? []) : hosts,
-    ...((opts.mode === "uninstall" ? (manifest?.roles ?? []) : roles).length > 0
-      ? { roles: opts.mode === "uninstall" ? [...(manifest?.roles ?? [])] : roles }
-      : {}),
+    ...(recordedRoles.length > 0 ? { roles: recordedRoles } : {}),
     files: residual,
     dirs: nextDirs,
     installed_at: manifest?.installed_at ?? opts.now.toISOString(),
