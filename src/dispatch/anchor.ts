@@ -5,8 +5,8 @@
  * sandbox, so `packet new` also writes `<git-dir>/devrites/anchors/<run-id>.json` with the packet (canonical
  * JSON) and its digest and the digest of `baseline.json`, and `result check` appends each verdict to
  * `<run-id>.verdicts.jsonl` beside it. A root that cannot write its git folder anchors in `.devrites/anchors/`
- * instead, which the sandbox keeps read-only to leaves too (`AnchorHome`). Every check compares the run's files with the anchor
- * and with the ledger's `packet.created` event; `devrites validate` compares the ledger's verdicts with the
+ * instead, which the sandbox keeps read-only to leaves too (`AnchorHome`). Every check compares the run's
+ * files with the anchor and with the ledger's `packet.created` event; `devrites validate` compares the ledger's verdicts with the
  * anchored ones. Outside git (a `no-git` baseline) there is no such folder: only the ledger event binds.
  *
  * Pure comparison here; the few fs calls are the read/write edges at the bottom.
@@ -199,8 +199,11 @@ export interface AnchorHome {
   shown: string;
 }
 
+/** How diagnostics name the git folder's anchors (also when git cannot name the folder). */
+const GIT_ANCHORS_SHOWN = "<git-dir>/devrites/anchors";
+
 export function gitAnchorHome(gitDir: string): AnchorHome {
-  return { dir: join(gitDir, "devrites", "anchors"), shown: "<git-dir>/devrites/anchors" };
+  return { dir: join(gitDir, "devrites", "anchors"), shown: GIT_ANCHORS_SHOWN };
 }
 
 export function workspaceAnchorHome(root: string): AnchorHome {
@@ -218,17 +221,28 @@ export function findAnchorHome(gitDir: string, root: string, runId: string): Anc
   return existsSync(anchorPath(ws, runId)) ? ws : git;
 }
 
+/** A run's two files in its anchor home. */
+const anchorFile = (runId: string) => `${runId}.json`;
+const verdictsFile = (runId: string) => `${runId}.verdicts.jsonl`;
+
 export function anchorPath(home: AnchorHome, runId: string): string {
-  return join(home.dir, `${runId}.json`);
+  return join(home.dir, anchorFile(runId));
 }
 
 export function verdictsPath(home: AnchorHome, runId: string): string {
-  return join(home.dir, `${runId}.verdicts.jsonl`);
+  return join(home.dir, verdictsFile(runId));
 }
 
-/** How diagnostics name a run's anchor and its verdicts. */
-export function shownAnchor(home: AnchorHome, runId: string): { anchor: string; verdicts: string } {
-  return { anchor: `${home.shown}/${runId}.json`, verdicts: `${home.shown}/${runId}.verdicts.jsonl` };
+/**
+ * How diagnostics name a run's anchor and its verdicts; with no home (git cannot name its folder), as they would
+ * be in the git folder, where `packet new` writes first.
+ */
+export function shownAnchor(
+  home: AnchorHome | null | undefined,
+  runId: string,
+): { anchor: string; verdicts: string } {
+  const shown = home?.shown ?? GIT_ANCHORS_SHOWN;
+  return { anchor: `${shown}/${anchorFile(runId)}`, verdicts: `${shown}/${verdictsFile(runId)}` };
 }
 
 export function writeAnchor(home: AnchorHome, anchor: RunAnchor): void {

@@ -249,7 +249,7 @@ function bindingOf(
   const paths = {
     packet: workspacePaths.packet(runId),
     baseline: workspacePaths.baseline(runId),
-    anchor: home ? shownAnchor(home, runId).anchor : `<git-dir>/devrites/anchors/${runId}.json`,
+    anchor: shownAnchor(home, runId).anchor,
   };
   const out: Diagnostic[] = [];
   let anchor: RunAnchor | undefined;
@@ -480,9 +480,7 @@ function tryAnchorVerdict(
     anchorVerdict(l, report, now, syncs);
     return undefined;
   } catch (e) {
-    const shown = l.anchorHome
-      ? shownAnchor(l.anchorHome, l.packet.run_id).verdicts
-      : "the anchored verdicts";
+    const shown = shownAnchor(l.anchorHome, l.packet.run_id).verdicts;
     return diag(
       "result.anchor-unwritable",
       `${shown}: the verdict (${report.verdict}) cannot be appended (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,

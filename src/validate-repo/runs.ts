@@ -14,7 +14,6 @@ import {
   compareWithAnchor,
   compareWithLedger,
   findAnchorHome,
-  gitAnchorHome,
   type PacketJson,
   type RunAnchor,
   readAnchor,
@@ -279,7 +278,7 @@ export function checkRuns(root: string, only?: ReadonlySet<string>, gitDir?: str
           acceptedAt: facts.checkedAt,
           paths: {
             result: resultRel,
-            verdicts: shownAnchor(home ?? gitAnchorHome("<git-dir>"), runId).verdicts,
+            verdicts: shownAnchor(home, runId).verdicts,
           },
         }),
       );
