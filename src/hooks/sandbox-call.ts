@@ -46,17 +46,21 @@ export function rewrittenInput(
   return { ...toolInput, [call.field]: Array.isArray(call.command) ? plan.argv : plan.command };
 }
 
-let cached: MechanismChoice | undefined;
+/** Per repository root: the helper may come from the repository's own package (`landlockHelperPath`). */
+const cached = new Map<string, MechanismChoice>();
 
 /**
- * The mechanism on this machine, found once per hook process. `DEVRITES_SANDBOX=off` turns it off (tests).
- * The Landlock helper is looked up beside the running bundle, then in the repository's own package
- * (`landlockHelperPath`: stats, nothing from the environment); whether the kernel applies Landlock is asked only when bubblewrap is unusable (a read of
- * the LSM list, else one `--abi` spawn of the helper).
+ * The mechanism on this machine for a call in `repoRoot`, found once per hook process and root.
+ * `DEVRITES_SANDBOX=off` turns it off (tests). The Landlock helper is looked up beside the running bundle, then
+ * in the repository's own package (`landlockHelperPath`: stats, nothing from the environment); whether the
+ * kernel applies Landlock is asked only when bubblewrap is unusable (a read of the LSM list, else one `--abi`
+ * spawn of the helper).
  */
 export function sandboxHere(env: Record<string, string | undefined>, repoRoot?: string): MechanismChoice {
   if (env.DEVRITES_SANDBOX === "off") return { kind: "none", why: "turned off by DEVRITES_SANDBOX=off" };
-  if (cached === undefined) {
+  const key = repoRoot ?? "";
+  let choice = cached.get(key);
+  if (choice === undefined) {
     const facts = detectMechanisms(
       nodeDetectFs,
       { PATH: env.PATH },
@@ -73,9 +77,10 @@ export function sandboxHere(env: Record<string, string | undefined>, repoRoot?: 
         facts.landlockOk = landlockSupported({ probeHelper: helper });
       }
     }
-    cached = chooseMechanism(facts);
+    choice = chooseMechanism(facts);
+    cached.set(key, choice);
   }
-  return cached;
+  return choice;
 }
 
 export function modeOf(role: RoleName): "read-only" | "proof" | "wright" {
