@@ -7,11 +7,11 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { absoluteGitDir } from "../src/baseline/index.js";
-import { anchorFor, gitAnchorHome, writeAnchor } from "../src/dispatch/anchor.js";
-import { buildBaselineRecord, buildPacket } from "../src/dispatch/packet.js";
 import { sampleResult } from "../src/envelope/fixtures.js";
 import { ROLES, type RoleName } from "../src/envelope/roles.js";
 import type { AgentPacket } from "../src/envelope/types.js";
+import { anchorFor, gitAnchorHome, writeAnchor } from "../src/packet/anchor.js";
+import { buildBaselineRecord, buildPacket } from "../src/packet/assemble.js";
 import { appendEvent, readState, workspacePaths, writeState } from "../src/run/workspace.js";
 
 const READ_ONLY: RoleName[] = [

@@ -13,15 +13,15 @@ import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { commandNames } from "../src/cli/registry.js";
 import "../src/cli/main.js"; // registers every command (the pack lint checks the commands the pack names)
-import { buildBaselineRecord, buildPacket } from "../src/dispatch/packet.js";
-import { runPacketNew } from "../src/dispatch/packet-new.js";
-import { runResultChecks } from "../src/dispatch/result-check.js";
 import { sampleResult } from "../src/envelope/fixtures.js";
 import { ROLES, type RoleName } from "../src/envelope/roles.js";
 import type { AgentPacket } from "../src/envelope/types.js";
 import { standInBundles } from "../src/hosts/fixtures.js";
 import { runInstall } from "../src/install/run.js";
 import { PACKAGE_HOOKS } from "../src/install/sources.js";
+import { buildBaselineRecord, buildPacket } from "../src/packet/assemble.js";
+import { runPacketNew } from "../src/packet/create.js";
+import { runResultChecks } from "../src/result/check.js";
 import { readState, workspacePaths, writeState } from "../src/run/workspace.js";
 import { validateRepo } from "../src/validate-repo/index.js";
 import type { Row } from "./_types.js";

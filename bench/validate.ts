@@ -19,8 +19,8 @@ import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { describePaths } from "../src/baseline/index.js";
 import { sha256File } from "../src/core/hash.js";
-import { runPacketNew } from "../src/dispatch/packet-new.js";
-import { runResultCheck, runResultChecks } from "../src/dispatch/result-check.js";
+import { runPacketNew } from "../src/packet/create.js";
+import { runResultCheck, runResultChecks } from "../src/result/check.js";
 import type { Row } from "./_types.js";
 import { filler, writeWave } from "./_wave.js";
 

@@ -25,7 +25,7 @@ import { type Dirent, lstatSync, readdirSync, readFileSync, readlinkSync, type S
 import { join, resolve } from "node:path";
 import { execa } from "execa";
 import { sha256Hex } from "../core/hash.js";
-import { RUN_ID_PATTERN } from "../dispatch/ids.js";
+import { RUN_ID_PATTERN } from "../envelope/ids.js";
 import { git, gitOk } from "./_git.js";
 import { joinRaw, pathFromBytes } from "./_paths.js";
 import type { ManifestEntry } from "./types.js";

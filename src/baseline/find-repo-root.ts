@@ -1,5 +1,6 @@
 import { lstatSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { type Diagnostic, ExitCode, error } from "../core/diagnostics.js";
 import { git } from "./_git.js";
 
 /**
@@ -29,6 +30,31 @@ export async function findRepoRoot(cwd: string): Promise<{ root: string; git: bo
         "fix the repository (or install git) before running devrites",
     );
   return { root: dir, git: false };
+}
+
+export type RootFound =
+  | { ok: true; root: string }
+  | { ok: false; exitCode: ExitCode; diagnostics: Diagnostic[] };
+
+/**
+ * The repository root for `cwd`: the git top level, or `cwd` itself outside git (a `no-git` baseline).
+ * A directory that does not exist, or a `.git` that git cannot read, is missing input (exit 5): devrites
+ * never falls back to treating a broken repository as a plain folder.
+ */
+export async function locateRoot(cwd: string): Promise<RootFound> {
+  try {
+    return { ok: true, root: (await findRepoRoot(cwd)).root };
+  } catch (e) {
+    return {
+      ok: false,
+      exitCode: ExitCode.MissingInput,
+      diagnostics: [
+        error("input.no-repo", `no usable repository at ${cwd}: ${(e as Error).message}`, {
+          hint: "run the command inside the project's repository",
+        }),
+      ],
+    };
+  }
 }
 
 function dotGitAbove(start: string): string | null {

@@ -24,9 +24,9 @@ import { fileURLToPath } from "node:url";
 import { commandCatalog } from "../cli/commands/catalog.js";
 import { VERSION } from "../cli/version.js";
 import { hasErrors } from "../core/diagnostics.js";
-import { runPacketNew } from "../dispatch/packet-new.js";
 import type { RoleName } from "../envelope/roles.js";
 import { runInstall } from "../install/run.js";
+import { runPacketNew } from "../packet/create.js";
 import { landlockHelperName, landlockHelperPath } from "../sandbox/landlock-helper.js";
 import type { DoctorFault, DoctorHost } from "./types.js";
 

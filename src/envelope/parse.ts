@@ -16,7 +16,7 @@
 import { isUtf8 } from "node:buffer";
 import type { z } from "zod";
 import { type Diagnostic, error } from "../core/diagnostics.js";
-import { diag } from "../validate/codes.js";
+import { diag } from "../judge/codes.js";
 import { type AgentPacket, type AgentResult, PACKET_VERSION, RESULT_VERSION } from "./types.js";
 import { AgentPacketSchema, AgentResultSchema, FORMATS, INTEGER_EXPECTED, repoPathProblem } from "./zod.js";
 

@@ -7,7 +7,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { type Diagnostic, error } from "../core/diagnostics.js";
-import { isRunId } from "../dispatch/ids.js";
+import { isRunId } from "../envelope/ids.js";
 import { isRoleName } from "../envelope/roles.js";
 import type { ActivePacket } from "../guard/index.js";
 import { readState, workspacePaths } from "../run/workspace.js";

@@ -15,11 +15,11 @@ import { classifyTool } from "../guard/tools.js";
 import type { MechanismChoice } from "../sandbox/mechanism.js";
 import { resolveRepoPath } from "../scope/index.js";
 import { allowAnswer, denyAnswer, type HookAnswer, rewriteAnswer } from "./answer.js";
+import { findCallRoot } from "./call-root.js";
 import { type LoadedPacket, loadActivePackets } from "./context.js";
 import { recordGuardDecision } from "./guard-events.js";
 import { type Caller, parseHookInput, stringField } from "./input.js";
 import { isInstalledRole } from "./installed.js";
-import { findRepoRoot } from "./root.js";
 import type { HookEnv, HookSpec } from "./runtime.js";
 import { modeOf, rewrittenInput, sandboxHere, shellCallOf } from "./sandbox-call.js";
 import { planShellCall } from "./sandbox-plan-call.js";
@@ -53,7 +53,7 @@ function decideCall(
   env: HookEnv,
   deps: PreToolUseDeps,
 ): HookAnswer {
-  const root = findRepoRoot([stringField(value, "cwd"), env.env.CLAUDE_PROJECT_DIR, env.cwd]);
+  const root = findCallRoot([stringField(value, "cwd"), env.env.CLAUDE_PROJECT_DIR, env.cwd]);
   if (root === undefined) {
     return internalError(caller, "no repository found from the hook input's cwd or the process cwd");
   }

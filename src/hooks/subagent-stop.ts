@@ -11,17 +11,17 @@
 
 import { join } from "node:path";
 import type { Diagnostic } from "../core/diagnostics.js";
-import { runResultCheck } from "../dispatch/result-check.js";
-import { recordResult } from "../dispatch/result-record.js";
 import { parseRoleAgentType, type RoleName, roleFromAgentType } from "../envelope/roles.js";
+import { extractResultJson } from "../judge/extract.js";
+import { runResultCheck } from "../result/check.js";
+import { recordResult } from "../result/record.js";
 import { appendEvent, readState, workspacePaths } from "../run/workspace.js";
 import type { ActiveRun } from "../run/workspace-types.js";
-import { extractResultJson } from "../validate/extract.js";
 import { allowAnswer, blockStopAnswer, type HookAnswer, SILENT } from "./answer.js";
+import { findCallRoot } from "./call-root.js";
 import { parseHookInput, stringField } from "./input.js";
 import { isInstalledRole } from "./installed.js";
 import { SUBAGENT_STOP_DEADLINE_MS } from "./limits.js";
-import { findRepoRoot } from "./root.js";
 import type { HookEnv, HookSpec } from "./runtime.js";
 import type { StdinRead } from "./stdin.js";
 
@@ -82,7 +82,7 @@ export async function handleSubagentStop(
   const agentType = stringField(v, "agent_type");
   if (agentType === undefined || parseRoleAgentType(agentType) === undefined) return SILENT; // root, or foreign
 
-  const root = findRepoRoot([stringField(v, "cwd"), env.env.CLAUDE_PROJECT_DIR, env.cwd]);
+  const root = findCallRoot([stringField(v, "cwd"), env.env.CLAUDE_PROJECT_DIR, env.cwd]);
   if (root === undefined)
     return allowAnswer("devrites subagent-stop: no repository found from the hook's cwd");
   // An agent merely named like a role (a bare name devrites did not install here) is foreign: nothing to record.

@@ -9,9 +9,9 @@ import { promptContextLine } from "../run/prompt-context.js";
 import { pendingQuestions, readQuestions } from "../run/questions.js";
 import { readState } from "../run/workspace.js";
 import { allowAnswer, contextAnswer, type HookAnswer, SILENT } from "./answer.js";
+import { findCallRoot } from "./call-root.js";
 import { parseHookInput, stringField } from "./input.js";
 import { PROMPT_DEADLINE_MS } from "./limits.js";
-import { findRepoRoot } from "./root.js";
 import type { HookEnv, HookSpec } from "./runtime.js";
 import type { StdinRead } from "./stdin.js";
 
@@ -38,7 +38,7 @@ export function handleUserPromptSubmit(read: StdinRead, env: HookEnv, deps: User
   // The journey line is for the root session; a subagent (a devrites leaf, or the host's or user's own agent) gets
   // nothing added to its prompt.
   if (input.caller === "leaf") return SILENT;
-  const root = findRepoRoot([stringField(input.value, "cwd"), env.env.CLAUDE_PROJECT_DIR, env.cwd]);
+  const root = findCallRoot([stringField(input.value, "cwd"), env.env.CLAUDE_PROJECT_DIR, env.cwd]);
   if (root === undefined) return SILENT;
   try {
     return contextAnswer(deps.contextLine(root, deps.now()));

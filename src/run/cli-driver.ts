@@ -11,10 +11,10 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Diagnostic, formatDiagnostic } from "../core/diagnostics.js";
-import { runPacketNew } from "../dispatch/packet-new.js";
-import { assessRun } from "../dispatch/result-check.js";
 import { parseJsonText, parsePacket } from "../envelope/parse.js";
 import type { AgentPacket } from "../envelope/types.js";
+import { runPacketNew } from "../packet/create.js";
+import { assessRun } from "../result/check.js";
 import type {
   CheckOutcome,
   CollectOutcome,

@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import type { Diagnostic } from "../core/diagnostics.js";
 import { error } from "../core/diagnostics.js";
-import { nextDailyId } from "./ids.js";
+import { nextDailyId } from "../envelope/ids.js";
 import { appendJsonLine, readJsonLines, workspacePaths } from "./workspace.js";
 import type { DecisionRecord } from "./workspace-types.js";
 import { decisionRecordSchema } from "./workspace-zod.js";

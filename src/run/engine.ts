@@ -12,6 +12,7 @@
  */
 
 import { type Diagnostic, error } from "../core/diagnostics.js";
+import { newRunId } from "../envelope/ids.js";
 import { isRoleName, ROLES } from "../envelope/roles.js";
 import type { Gate } from "../envelope/types.js";
 import { recordDecision } from "./decisions.js";
@@ -29,7 +30,6 @@ import type {
   JourneyContext,
   PacketSpec,
 } from "./engine-types.js";
-import { newRunId } from "./ids.js";
 import { type AcceptedData, type AttemptRecord, attemptSettled, EV, JourneyLedger } from "./ledger.js";
 import { acquireEngineLock } from "./lock.js";
 import { planWaves } from "./plan.js";

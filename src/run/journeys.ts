@@ -4,9 +4,9 @@
  */
 
 import { error, info } from "../core/diagnostics.js";
+import { newJourneyId } from "../envelope/ids.js";
 import { runJourney } from "./engine.js";
 import type { Driver, EngineEvent, EngineOutcome, Journey } from "./engine-types.js";
-import { newJourneyId } from "./ids.js";
 import { readState } from "./workspace.js";
 import type { JourneyRef } from "./workspace-types.js";
 

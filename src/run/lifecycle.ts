@@ -16,7 +16,7 @@
  */
 
 import { type Diagnostic, ExitCode, error } from "../core/diagnostics.js";
-import { isRunId } from "../dispatch/ids.js";
+import { isRunId } from "../envelope/ids.js";
 import {
   appendEvent,
   listRunDirs,

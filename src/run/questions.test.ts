@@ -2,8 +2,8 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { nextDailyId } from "../envelope/ids.js";
 import { readDecisions, recordDecision } from "./decisions.js";
-import { nextDailyId } from "./ids.js";
 import {
   answerQuestion,
   checkRaise,

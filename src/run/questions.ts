@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { type Diagnostic, error, warning } from "../core/diagnostics.js";
-import { nextDailyId, QID_RE, STEP_ID_RE } from "./ids.js";
+import { nextDailyId, QID_RE, STEP_ID_RE } from "../envelope/ids.js";
 import { appendJsonLine, readJsonLines, workspacePaths } from "./workspace.js";
 import type {
   Question,

@@ -5,9 +5,9 @@
  */
 
 import { type Diagnostic, ExitCode, error, info } from "../core/diagnostics.js";
-import { RITE_PATTERN } from "../dispatch/ids.js";
-import { isPhase, PHASES } from "../dispatch/packet.js";
+import { RITE_PATTERN } from "../envelope/ids.js";
 import type { Phase } from "../envelope/types.js";
+import { isPhase, PHASES } from "../packet/assemble.js";
 import { readState, workspacePaths, writeState } from "./workspace.js";
 
 export interface RiteMarkOutcome {

@@ -8,8 +8,8 @@
 import type { Diagnostic } from "../core/diagnostics.js";
 import { isRoleName, type RoleName } from "../envelope/roles.js";
 import { pendingQuestions, readQuestions } from "./questions.js";
-import { validateWorkspace } from "./validate-workspace.js";
 import { listRunDirs, readRunEvents, readState } from "./workspace.js";
+import { checkWorkspace } from "./workspace-check.js";
 import type { JourneyRef, Question, RunEvent, WorkspaceState } from "./workspace-types.js";
 
 /** How the commands `status` suggests are run: the launcher the install writes (see src/install/launcher.ts). */
@@ -183,7 +183,7 @@ export function readStatus(
   if (!st.ok) return { ok: false, diagnostics: st.diagnostics };
   // Every workspace defect (corrupt ledger lines, results for unknown runs, …), as warnings: status still
   // shows what can be read.
-  const diagnostics: Diagnostic[] = validateWorkspace(root).map((d) =>
+  const diagnostics: Diagnostic[] = checkWorkspace(root).map((d) =>
     d.severity === "error" ? { ...d, severity: "warning" as const } : d,
   );
   const runs = listRunDirs(root).map((run_id) => ({ run_id, events: readRunEvents(root, run_id).values }));

@@ -181,7 +181,7 @@ export function readRunEvents(root: string, runId: RunId): JsonLines<RunEvent> {
 
 /**
  * The names of the folders under `.devrites/runs/`, sorted (run ids sort by creation time). Anything that is
- * not a directory is ignored here; `validateWorkspace` reports it.
+ * not a directory is ignored here; `checkWorkspace` reports it.
  */
 export function listRunDirs(root: string): string[] {
   try {

@@ -297,11 +297,11 @@ export async function validateRepo(opts: ValidateOptions): Promise<ValidateOutco
   const wsFiles = classes ? classes.workspace.filter((p) => WORKSPACE_RECORDS.includes(p)) : [];
   if (hasWorkspace && (!classes || (touchedRuns && touchedRuns.size > 0) || wsFiles.length > 0)) {
     const t = performance.now();
-    const [{ validateWorkspace }, { checkRuns }] = await Promise.all([
-      import("../run/validate-workspace.js"),
+    const [{ checkWorkspace }, { checkRuns }] = await Promise.all([
+      import("../run/workspace-check.js"),
       import("./runs.js"),
     ]);
-    const all = validateWorkspace(root);
+    const all = checkWorkspace(root);
     const relevant = classes
       ? all.filter(
           (d) =>

@@ -1,5 +1,5 @@
 /**
- * The envelope checks `devrites validate` adds to `validateWorkspace` (which covers the ledgers, state.json
+ * The envelope checks `devrites validate` adds to `checkWorkspace` (which covers the ledgers, state.json
  * and the run folders' shape): per run, the packet and the result valid against their schemas, the result tied
  * to its packet (run, role, baseline), and for an accepted result the stored baseline still hashing to what
  * the packet claims and the result still the bytes that were checked. Read-only; the tree is never
@@ -10,6 +10,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Diagnostic, error, warning } from "../core/diagnostics.js";
 import { sha256Hex } from "../core/hash.js";
+import { decodeUtf8Strict, parseJsonBytes, parsePacket, parseResult } from "../envelope/parse.js";
+import type { AgentPacket, AgentResult } from "../envelope/types.js";
+import { verifyBaselineRecord } from "../judge/baseline-record.js";
 import {
   compareWithAnchor,
   compareWithLedger,
@@ -19,13 +22,10 @@ import {
   readAnchor,
   readAnchoredVerdicts,
   shownAnchor,
-} from "../dispatch/anchor.js";
-import { decodeUtf8Strict, parseJsonBytes, parsePacket, parseResult } from "../envelope/parse.js";
-import type { AgentPacket, AgentResult } from "../envelope/types.js";
+} from "../packet/anchor.js";
 import { readLedgerStrict, type StrictLedger } from "../run/ledger.js";
 import { isRetired } from "../run/lifecycle.js";
 import { listRunDirs, workspacePaths } from "../run/workspace.js";
-import { verifyBaselineRecord } from "../validate/baseline-record.js";
 import { ledgerContradictions, rederiveAcceptance } from "./verdicts.js";
 
 export interface RunsReport {
@@ -324,7 +324,7 @@ export function checkActiveRuns(
     if (typeof run?.run_id !== "string") continue;
     const packetBytes = readBytes(join(root, workspacePaths.packet(run.run_id)));
     if (!(packetBytes instanceof Buffer)) continue;
-    const packetText = packetBytes.toString("utf8"); // validateWorkspace reports a missing run
+    const packetText = packetBytes.toString("utf8"); // checkWorkspace reports a missing run
     let allow: unknown;
     try {
       allow = (JSON.parse(packetText) as AgentPacket).scope?.allowed_repo_writes;

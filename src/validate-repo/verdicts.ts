@@ -13,10 +13,8 @@
 
 import type { Diagnostic } from "../core/diagnostics.js";
 import { error } from "../core/diagnostics.js";
-import type { AnchoredVerdict } from "../dispatch/anchor.js";
 import { ROLES } from "../envelope/roles.js";
 import type { AgentPacket, AgentResult } from "../envelope/types.js";
-import type { RunEvent } from "../run/workspace-types.js";
 import {
   checkBudgets,
   checkDeclaredWrites,
@@ -24,7 +22,9 @@ import {
   checkIdentity,
   checkPayloadType,
   checkStatus,
-} from "../validate/rules.js";
+} from "../judge/rules.js";
+import type { AnchoredVerdict } from "../packet/anchor.js";
+import type { RunEvent } from "../run/workspace-types.js";
 
 /** Events that contradict each other, each an error `workspace.ledger-contradiction` naming its line. */
 export function ledgerContradictions(

@@ -11,8 +11,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { baselineId, type ManifestEntry, manifestDigest } from "../../src/baseline/index.js";
 import { sha256Hex } from "../../src/core/hash.js";
-import { packetDigest } from "../../src/dispatch/anchor.js";
 import type { AgentPacket } from "../../src/envelope/types.js";
+import { packetDigest } from "../../src/packet/anchor.js";
 import { codes, Repo } from "./harness.js";
 
 let repo: Repo;

@@ -19,10 +19,10 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { runCapture } from "../../src/cli/test-io.js";
 import { sha256Hex } from "../../src/core/hash.js";
-import { runResultCheck } from "../../src/dispatch/result-check.js";
 import { sampleResult } from "../../src/envelope/fixtures.js";
 import { ROLES, type RoleName } from "../../src/envelope/roles.js";
 import type { AgentPacket, AgentResult } from "../../src/envelope/types.js";
+import { runResultCheck } from "../../src/result/check.js";
 
 export interface CliReport {
   code: number;

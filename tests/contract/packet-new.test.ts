@@ -6,7 +6,7 @@ import { runCapture } from "../../src/cli/test-io.js";
 import { sha256Hex } from "../../src/core/hash.js";
 import { parsePacket } from "../../src/envelope/parse.js";
 import type { AgentPacket } from "../../src/envelope/types.js";
-import { verifyBaselineRecord } from "../../src/validate/baseline-record.js";
+import { verifyBaselineRecord } from "../../src/judge/baseline-record.js";
 import { codes, Repo } from "./harness.js";
 
 let repo: Repo;

@@ -6,8 +6,8 @@
 import { symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { ROOT_RECORDS } from "../../src/dispatch/root-records.js";
 import type { AgentPacket } from "../../src/envelope/types.js";
+import { ROOT_RECORDS } from "../../src/packet/root-records.js";
 import { codes, Repo } from "./harness.js";
 
 let repo: Repo;

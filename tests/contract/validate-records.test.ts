@@ -7,8 +7,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runCapture } from "../../src/cli/test-io.js";
 import { sha256Hex } from "../../src/core/hash.js";
-import { packetDigest } from "../../src/dispatch/anchor.js";
 import type { AgentPacket } from "../../src/envelope/types.js";
+import { packetDigest } from "../../src/packet/anchor.js";
 import { Repo } from "./harness.js";
 
 let repo: Repo;

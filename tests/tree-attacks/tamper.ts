@@ -9,8 +9,8 @@ import { lstatSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { baselineId, type ManifestEntry, manifestDigest } from "../../src/baseline/index.js";
 import { sha256Hex } from "../../src/core/hash.js";
-import { canonicalJson, packetDigest } from "../../src/dispatch/anchor.js";
 import type { AgentPacket } from "../../src/envelope/types.js";
+import { canonicalJson, packetDigest } from "../../src/packet/anchor.js";
 import type { AttackRepo } from "./harness.js";
 
 /** Rewrite `path` with same-length `content` and put its mtime (ns) back, like `touch -r`. */

@@ -1,6 +1,6 @@
+import { locateRoot } from "../../baseline/find-repo-root.js";
 import { ExitCode, error } from "../../core/diagnostics.js";
 import { checkRaise, isQuestionKind, QUESTION_KINDS, raiseQuestion } from "../../run/questions.js";
-import { findWorkspaceRoot } from "../../run/root.js";
 import type { QuestionKind } from "../../run/workspace-types.js";
 import { type Command, str, strs } from "../command.js";
 
@@ -39,8 +39,8 @@ export const askCommand: Command = {
     };
     const bad = checkRaise(input);
     if (bad.length > 0 || !isQuestionKind(kind)) return { exitCode: ExitCode.Usage, diagnostics: bad };
-    const where = await findWorkspaceRoot(io.cwd);
-    if (!where.ok) return { exitCode: ExitCode.Violation, diagnostics: where.diagnostics };
+    const where = await locateRoot(io.cwd);
+    if (!where.ok) return { exitCode: where.exitCode, diagnostics: where.diagnostics };
     const raised = raiseQuestion(where.root, input, new Date().toISOString());
     if (!raised.ok) return { exitCode: ExitCode.Violation, diagnostics: raised.diagnostics };
     const q = raised.question;

@@ -1,4 +1,4 @@
-import { runPacketNew } from "../../dispatch/packet-new.js";
+import { runPacketNew } from "../../packet/create.js";
 import { type Command, str, strs } from "../command.js";
 
 export const packetNew: Command = {

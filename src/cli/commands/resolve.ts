@@ -1,7 +1,7 @@
+import { locateRoot } from "../../baseline/find-repo-root.js";
 import { ExitCode } from "../../core/diagnostics.js";
 import { recordDecision } from "../../run/decisions.js";
 import { answerQuestion } from "../../run/questions.js";
-import { findWorkspaceRoot } from "../../run/root.js";
 import { readState } from "../../run/workspace.js";
 import type { Command } from "../command.js";
 
@@ -23,8 +23,8 @@ export const resolveCommand: Command = {
   positionals: [2, 2],
   async run(args, io) {
     const [qid = "", answer = ""] = args.positionals;
-    const where = await findWorkspaceRoot(io.cwd);
-    if (!where.ok) return { exitCode: ExitCode.Violation, diagnostics: where.diagnostics };
+    const where = await locateRoot(io.cwd);
+    if (!where.ok) return { exitCode: where.exitCode, diagnostics: where.diagnostics };
     const now = new Date().toISOString();
     const out = answerQuestion(where.root, qid, answer, now);
     if (!out.ok)

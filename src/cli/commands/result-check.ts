@@ -1,4 +1,4 @@
-import { runResultCheck } from "../../dispatch/result-check.js";
+import { runResultCheck } from "../../result/check.js";
 import { type Command, str } from "../command.js";
 
 export const resultCheck: Command = {

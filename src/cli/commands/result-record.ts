@@ -1,8 +1,8 @@
 import { resolve } from "node:path";
+import { locateRoot } from "../../baseline/find-repo-root.js";
 import { ExitCode, error } from "../../core/diagnostics.js";
-import { readInputBytes } from "../../dispatch/fs-read.js";
-import { recordResult } from "../../dispatch/result-record.js";
-import { locateRoot } from "../../dispatch/root.js";
+import { readInputBytes } from "../../result/fs-read.js";
+import { recordResult } from "../../result/record.js";
 import { type Command, str } from "../command.js";
 
 export const resultRecord: Command = {

@@ -1,8 +1,8 @@
+import { locateRoot } from "../../baseline/find-repo-root.js";
 import { type Diagnostic, ExitCode, error, info } from "../../core/diagnostics.js";
 import type { EngineEvent, EngineOutcome } from "../../run/engine-types.js";
 import { resumeJourney } from "../../run/journeys.js";
 import { pendingQuestions, readQuestions } from "../../run/questions.js";
-import { findWorkspaceRoot } from "../../run/root.js";
 import { nextAction } from "../../run/status.js";
 import { readState } from "../../run/workspace.js";
 import type { Question } from "../../run/workspace-types.js";
@@ -117,8 +117,8 @@ export const resumeCommand: Command = {
   options: {},
   positionals: [0, 0],
   async run(args, io) {
-    const where = await findWorkspaceRoot(io.cwd);
-    if (!where.ok) return { exitCode: ExitCode.Violation, diagnostics: where.diagnostics };
+    const where = await locateRoot(io.cwd);
+    if (!where.ok) return { exitCode: where.exitCode, diagnostics: where.diagnostics };
     const json = flag(args, "json");
     const now = new Date().toISOString();
     const st = readState(where.root, now);

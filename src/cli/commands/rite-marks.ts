@@ -1,6 +1,5 @@
-import { ExitCode } from "../../core/diagnostics.js";
+import { locateRoot } from "../../baseline/find-repo-root.js";
 import { endRite, startRite } from "../../run/rite-marks.js";
-import { findWorkspaceRoot } from "../../run/root.js";
 import { type Command, str } from "../command.js";
 
 export const riteStart: Command = {
@@ -17,8 +16,8 @@ Exit: 0 recorded · 1 state.json unreadable · 2 bad rite name or phase`,
   options: { phase: { type: "string" } },
   positionals: [1, 1],
   async run(args, io) {
-    const where = await findWorkspaceRoot(io.cwd);
-    if (!where.ok) return { exitCode: ExitCode.Violation, diagnostics: where.diagnostics };
+    const where = await locateRoot(io.cwd);
+    if (!where.ok) return { exitCode: where.exitCode, diagnostics: where.diagnostics };
     const out = startRite({
       root: where.root,
       rite: args.positionals[0]!,
@@ -47,8 +46,8 @@ Exit: 0 cleared or nothing active · 1 another rite is active, or state.json unr
   options: {},
   positionals: [0, 1],
   async run(args, io) {
-    const where = await findWorkspaceRoot(io.cwd);
-    if (!where.ok) return { exitCode: ExitCode.Violation, diagnostics: where.diagnostics };
+    const where = await locateRoot(io.cwd);
+    if (!where.ok) return { exitCode: where.exitCode, diagnostics: where.diagnostics };
     const out = endRite({ root: where.root, rite: args.positionals[0], now: new Date() });
     return { ...out, ...(out.data?.changed ? { text: "no rite active" } : {}) };
   },

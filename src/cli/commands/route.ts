@@ -1,8 +1,8 @@
 import { resolve } from "node:path";
+import { locateRoot } from "../../baseline/find-repo-root.js";
 import { ExitCode, error, warning } from "../../core/diagnostics.js";
 import { BUNDLED_PACK, loadRiteCards } from "../../route/cards.js";
 import { route } from "../../route/route.js";
-import { findWorkspaceRoot } from "../../run/root.js";
 import { readState } from "../../run/workspace.js";
 import { type Command, str } from "../command.js";
 
@@ -42,7 +42,7 @@ export const routeCommand: Command = {
     const flagActive = str(args, "active");
     if (flagActive !== undefined) active = flagActive === "none" ? null : flagActive;
     else {
-      const where = await findWorkspaceRoot(io.cwd);
+      const where = await locateRoot(io.cwd);
       const st = where.ok ? readState(where.root, new Date().toISOString()) : undefined;
       if (st?.ok) {
         active = st.state.active_rite;

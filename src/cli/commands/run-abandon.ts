@@ -1,6 +1,5 @@
-import { ExitCode } from "../../core/diagnostics.js";
+import { locateRoot } from "../../baseline/find-repo-root.js";
 import { abandonRun } from "../../run/lifecycle.js";
-import { findWorkspaceRoot } from "../../run/root.js";
 import { type Command, str } from "../command.js";
 
 export const runAbandon: Command = {
@@ -20,8 +19,8 @@ Exit: 0 abandoned · 1 not active (run.not-active) · 2 usage · 5 unknown run (
   options: { reason: { type: "string" } },
   positionals: [1, 1],
   async run(args, io) {
-    const where = await findWorkspaceRoot(io.cwd);
-    if (!where.ok) return { exitCode: ExitCode.Violation, diagnostics: where.diagnostics };
+    const where = await locateRoot(io.cwd);
+    if (!where.ok) return { exitCode: where.exitCode, diagnostics: where.diagnostics };
     const out = abandonRun({
       root: where.root,
       runId: args.positionals[0]!,

@@ -3,10 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { error } from "../../core/diagnostics.js";
+import { newJourneyId } from "../../envelope/ids.js";
 import { driveJourney } from "../../run/engine.js";
 import type { Journey } from "../../run/engine-types.js";
 import { FakeDriver } from "../../run/fake-driver.js";
-import { newJourneyId } from "../../run/ids.js";
 import { listRunDirs, workspacePaths } from "../../run/workspace.js";
 import { runCapture } from "../test-io.js";
 

@@ -1,5 +1,5 @@
+import { locateRoot } from "../../baseline/find-repo-root.js";
 import { ExitCode } from "../../core/diagnostics.js";
-import { findWorkspaceRoot } from "../../run/root.js";
 import { type RunSummary, readStatus, type StatusView } from "../../run/status.js";
 import type { Command } from "../command.js";
 
@@ -43,8 +43,8 @@ export const statusCommand: Command = {
   options: {},
   positionals: [0, 0],
   async run(_args, io) {
-    const where = await findWorkspaceRoot(io.cwd);
-    if (!where.ok) return { exitCode: ExitCode.Violation, diagnostics: where.diagnostics };
+    const where = await locateRoot(io.cwd);
+    if (!where.ok) return { exitCode: where.exitCode, diagnostics: where.diagnostics };
     const s = readStatus(where.root);
     if (!s.ok) return { exitCode: ExitCode.Violation, diagnostics: s.diagnostics };
     return { exitCode: ExitCode.Ok, diagnostics: s.diagnostics, text: renderStatus(s.view), data: s.view };

@@ -1,5 +1,5 @@
 /**
- * `validateWorkspace(root)`: every record under `.devrites/` well formed and consistent. Read-only: a
+ * `checkWorkspace(root)`: every record under `.devrites/` well formed and consistent. Read-only: a
  * defect is reported, never repaired (the ledgers are append-only; `devrites validate` calls this).
  */
 
@@ -7,8 +7,8 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { z } from "zod";
 import { type Diagnostic, error, warning } from "../core/diagnostics.js";
+import { RUN_ID_PATTERN } from "../envelope/ids.js";
 import { readDecisions } from "./decisions.js";
-import { RUN_ID_RE } from "./ids.js";
 import { isRetired } from "./lifecycle.js";
 import { readQuestions } from "./questions.js";
 import { readJsonLines, WORKSPACE_DIR, workspacePaths } from "./workspace.js";
@@ -36,7 +36,7 @@ function readJson(abs: string): { ok: true; value: unknown } | { ok: false; mess
 }
 
 /** Validate the workspace under `root`. No `.devrites/` at all is valid (nothing has happened yet). */
-export function validateWorkspace(root: string): Diagnostic[] {
+export function checkWorkspace(root: string): Diagnostic[] {
   const out: Diagnostic[] = [];
   if (!existsSync(join(root, WORKSPACE_DIR))) return out;
 
@@ -53,7 +53,7 @@ export function validateWorkspace(root: string): Diagnostic[] {
   }
   for (const e of entries) {
     const rel = `${workspacePaths.runs}/${e.name}`;
-    if (!e.dir || !RUN_ID_RE.test(e.name)) {
+    if (!e.dir || !RUN_ID_PATTERN.test(e.name)) {
       out.push(
         warning("workspace.stray-entry", `not a run folder: ${e.name}`, {
           path: rel,

@@ -20,15 +20,13 @@ import {
 } from "../baseline/index.js";
 import { type Diagnostic, ExitCode, error } from "../core/diagnostics.js";
 import { sha256Hex } from "../core/hash.js";
+import { isRunId } from "../envelope/ids.js";
 import { decodeUtf8Strict, parseJsonBytes, parsePacket } from "../envelope/parse.js";
 import type { AgentPacket } from "../envelope/types.js";
-import { readLedgerStrict, type StrictLedger } from "../run/ledger.js";
-import { appendEvent, PendingSyncs, readState, workspacePaths, writeState } from "../run/workspace.js";
-import { checkAllowlist, checkRepoPath } from "../scope/index.js";
-import { type BaselineRead, packetTouchedPaths, verifyBaselineRecord } from "../validate/baseline-record.js";
-import { type CheckReport, evaluateResult } from "../validate/check.js";
-import { diag } from "../validate/codes.js";
-import { codesOf, exitCodeOf, type Verdict, verdictOf } from "../validate/verdict.js";
+import { type BaselineRead, packetTouchedPaths, verifyBaselineRecord } from "../judge/baseline-record.js";
+import { type CheckReport, evaluateResult } from "../judge/check.js";
+import { diag } from "../judge/codes.js";
+import { codesOf, exitCodeOf, type Verdict, verdictOf } from "../judge/verdict.js";
 import {
   type AnchorHome,
   appendAnchoredVerdict,
@@ -39,13 +37,15 @@ import {
   type RunAnchor,
   readAnchor,
   shownAnchor,
-} from "./anchor.js";
+} from "../packet/anchor.js";
+import { rootOfPacket } from "../packet/root.js";
+import { isRootRecord } from "../packet/root-records.js";
+import { readLedgerStrict, type StrictLedger } from "../run/ledger.js";
+import { appendEvent, PendingSyncs, readState, workspacePaths, writeState } from "../run/workspace.js";
+import { checkAllowlist, checkRepoPath } from "../scope/index.js";
 import { readInputBytes } from "./fs-read.js";
 import { type GuardStrength, guardStrength } from "./guard-strength.js";
-import { isRunId } from "./ids.js";
 import { MAX_TRANSCRIPT_BYTES, type ReceiptCheck, verifyReceipts } from "./receipts.js";
-import { rootOfPacket } from "./root.js";
-import { isRootRecord } from "./root-records.js";
 
 export interface ResultCheckOptions {
   cwd: string;

@@ -8,17 +8,19 @@ import { randomBytes } from "node:crypto";
 import { existsSync, lstatSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { git } from "../baseline/_git.js";
+import { locateRoot } from "../baseline/find-repo-root.js";
 import { absoluteGitDir, describePaths, freezeBaseline, manifestDigest } from "../baseline/index.js";
 import { writeFileAtomic } from "../core/atomic-write.js";
 import { type Diagnostic, ExitCode, error, info } from "../core/diagnostics.js";
+import { isRunId, newRunId, nextStepNumber, RITE_PATTERN } from "../envelope/ids.js";
 import { parsePacket } from "../envelope/parse.js";
 import { isRoleName, ROLE_NAMES, ROLES } from "../envelope/roles.js";
 import type { AgentPacket, Phase } from "../envelope/types.js";
+import { touchedPaths } from "../judge/baseline-record.js";
+import { diag } from "../judge/codes.js";
 import { readSuperseded, recordSuperseded } from "../run/lifecycle.js";
 import { appendEvent, readState, workspacePaths, writeState } from "../run/workspace.js";
 import { checkAllowlist, resolveRepoPath, type ScopeViolation } from "../scope/index.js";
-import { touchedPaths } from "../validate/baseline-record.js";
-import { diag } from "../validate/codes.js";
 import {
   anchorFor,
   gitAnchorHome,
@@ -26,10 +28,8 @@ import {
   workspaceAnchorHome,
   writeAnchorSomewhere,
 } from "./anchor.js";
+import { buildBaselineRecord, buildPacket, isPhase, type PacketEngineFields, PHASES } from "./assemble.js";
 import { doctorGate } from "./doctor-gate.js";
-import { isRunId, newRunId, nextStepNumber, RITE_PATTERN } from "./ids.js";
-import { buildBaselineRecord, buildPacket, isPhase, type PacketEngineFields, PHASES } from "./packet.js";
-import { locateRoot } from "./root.js";
 import { isRootRecord } from "./root-records.js";
 
 export interface PacketNewOptions {

@@ -15,7 +15,7 @@ import {
   recordKey,
   runningHost,
 } from "../doctor/store.js";
-import { diag } from "../validate/codes.js";
+import { diag } from "../judge/codes.js";
 
 type Env = Readonly<Record<string, string | undefined>>;
 

@@ -2,6 +2,10 @@
  * Find the repository a hook call belongs to, from the host's `cwd` field, without spawning git (the hook
  * runs on every tool call). The nearest ancestor holding a `.devrites/` folder wins; else the nearest holding
  * `.git` (folder or file: worktrees and submodules); else the first candidate itself.
+ *
+ * Every command finds its root with `baseline/find-repo-root.ts` (git's top level, failing closed on a
+ * broken `.git`). Hooks cannot: they answer every tool call within a budget and never spawn git, and they
+ * must find the devrites workspace even from inside a nested repository. So this walk is theirs alone.
  */
 
 import { realpathSync, statSync } from "node:fs";
@@ -11,7 +15,7 @@ import { dirname, isAbsolute, join, resolve } from "node:path";
  * `candidates` in order of trust: the input's `cwd`, then `CLAUDE_PROJECT_DIR`, then the process cwd.
  * Relative and non-string entries are skipped. Returns a realpath, or undefined when no candidate exists.
  */
-export function findRepoRoot(candidates: readonly unknown[]): string | undefined {
+export function findCallRoot(candidates: readonly unknown[]): string | undefined {
   const starts = candidates.filter(
     (c): c is string => typeof c === "string" && c !== "" && !c.includes("\0") && isAbsolute(c),
   );

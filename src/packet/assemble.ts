@@ -14,8 +14,8 @@ import {
   RESULT_VERSION,
   type RunId,
 } from "../envelope/types.js";
+import { BASELINE_RECORD_SCHEMA, type BaselineRecord } from "../judge/baseline-record.js";
 import { WORKSPACE_DIR, workspacePaths } from "../run/workspace.js";
-import { BASELINE_RECORD_SCHEMA, type BaselineRecord } from "../validate/baseline-record.js";
 import { defaultBudgets } from "./budgets.js";
 
 export const PHASES = [

@@ -19,9 +19,9 @@ import type { Diagnostic } from "../core/diagnostics.js";
 import { sha256Hex } from "../core/hash.js";
 import { parseJsonBytes } from "../envelope/parse.js";
 import type { AgentPacket } from "../envelope/types.js";
+import { diag } from "../judge/codes.js";
 import { type AppendOptions, appendJsonLine } from "../run/workspace.js";
 import type { RunEvent } from "../run/workspace-types.js";
-import { diag } from "../validate/codes.js";
 
 export const ANCHOR_SCHEMA = "devrites-anchor/v1";
 

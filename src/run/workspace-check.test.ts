@@ -2,12 +2,12 @@ import { appendFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { newJourneyId } from "../envelope/ids.js";
 import { driveJourney } from "./engine.js";
 import { FakeDriver } from "./fake-driver.js";
-import { newJourneyId } from "./ids.js";
 import { answerQuestion, readQuestions } from "./questions.js";
-import { validateWorkspace } from "./validate-workspace.js";
 import { listRunDirs, workspacePaths } from "./workspace.js";
+import { checkWorkspace } from "./workspace-check.js";
 
 let root: string;
 beforeEach(() => {
@@ -18,7 +18,7 @@ afterEach(() => rmSync(root, { recursive: true, force: true }));
 const T = "2026-11-29T22:15:00.000Z";
 const RUN = "run-20261129T221500Z-0a1b2c3d";
 const codes = () =>
-  validateWorkspace(root)
+  checkWorkspace(root)
     .map((d) => d.code)
     .sort();
 const put = (rel: string, text: string) => {
@@ -52,18 +52,18 @@ async function realWorkspace(): Promise<void> {
   expect((await driveJourney({ root, journey, ref, driver: new FakeDriver() })).status).toBe("done");
 }
 
-describe("validateWorkspace", () => {
+describe("checkWorkspace", () => {
   it("accepts no workspace and a real one", async () => {
-    expect(validateWorkspace(root)).toEqual([]);
+    expect(checkWorkspace(root)).toEqual([]);
     await realWorkspace();
-    expect(validateWorkspace(root)).toEqual([]);
+    expect(checkWorkspace(root)).toEqual([]);
   });
 
   it("reports a corrupt ledger line with its line number, without touching the file", async () => {
     await realWorkspace();
     const run = listRunDirs(root)[0] ?? "";
     appendFileSync(join(root, workspacePaths.events(run)), "{oops\n");
-    const d = validateWorkspace(root);
+    const d = checkWorkspace(root);
     expect(d.map((x) => [x.code, x.path, x.line])).toEqual([
       ["ledger.corrupt-line", workspacePaths.events(run), 6],
     ]);

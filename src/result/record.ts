@@ -9,12 +9,12 @@ import { join } from "node:path";
 import { writeFileAtomic } from "../core/atomic-write.js";
 import { type Diagnostic, ExitCode, error } from "../core/diagnostics.js";
 import { sha256Hex } from "../core/hash.js";
+import { isRunId } from "../envelope/ids.js";
 import { decodeUtf8Strict, type ParseOutcome, parseJsonBytes, parsePacket } from "../envelope/parse.js";
+import { diag } from "../judge/codes.js";
+import { extractResultJson } from "../judge/extract.js";
 import { appendEvent, readRunEvents, readState, workspacePaths } from "../run/workspace.js";
-import { diag } from "../validate/codes.js";
-import { extractResultJson } from "../validate/extract.js";
 import { unwrapHandBack } from "./hand-back.js";
-import { isRunId } from "./ids.js";
 
 export interface ResultRecordOptions {
   root: string;

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { makeRepo } from "../../tests/helpers/sandbox.js";
 import { saveDoctorRun } from "../doctor/store.js";
 import { type HostReport, row } from "../doctor/types.js";
-import { runPacketNew } from "./packet-new.js";
+import { runPacketNew } from "./create.js";
 
 const dirs: string[] = [];
 afterEach(() => {
