@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
+import { FORMATS } from "./formats.js";
 import type { RoleName } from "./roles.js";
 import type { RunId } from "./types.js";
-import { FORMATS } from "./zod.js";
 
 /**
  * Every identifier devrites mints, and the patterns that recognise them. The formats come from `FORMATS`

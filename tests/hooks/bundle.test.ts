@@ -150,10 +150,10 @@ describe("hook bundles", () => {
     expect(assertAscii("x", "a\n\u007f~")).toBe("a\n\u007f~");
   });
 
-  it("the PreToolUse bundle contains neither zod nor the validator nor the SubagentStop logic", () => {
+  it("the PreToolUse bundle contains neither zod nor the judge nor the result commands nor the SubagentStop logic", () => {
     const b = built.find((x) => x.name === "pre-tool-use")!;
     const heavy = b.inputs.filter((i) =>
-      /node_modules\/(zod|execa|ajv|fast-glob)\/|src\/validate\/|subagent-stop/.test(i),
+      /node_modules\/(zod|execa|ajv|fast-glob)\/|src\/(judge|result)\/|subagent-stop/.test(i),
     );
     expect(heavy).toEqual([]);
   });
