@@ -1,7 +1,8 @@
 /**
- * `npm run schemas`: generate the JSON Schemas in `schemas/` from the TypeScript types (the single source of
- * truth) with ts-json-schema-generator. `npm run schemas -- --check` writes nothing and exits 1 when a schema
- * file is stale, missing or orphaned (a `*.schema.json` in `schemas/` that is not in the table below).
+ * `npm run schemas`: render the JSON Schemas in `schemas/` from the zod schemas in `src/envelope/zod.ts` (the
+ * single source of each shape: parser, TypeScript type and JSON Schema) with zod's own `z.toJSONSchema`.
+ * `npm run schemas -- --check` writes nothing and exits 1 when a schema file is stale, missing or orphaned
+ * (a `*.schema.json` in `schemas/` that is not in the table below).
  *
  * The generation is exported so a test can compare its in-memory output with the committed files.
  */
@@ -9,42 +10,35 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, posix, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { z } from "zod";
 import {
-  type CompletedConfig,
-  createFormatter,
-  createParser,
-  DEFAULT_CONFIG,
-  SchemaGenerator,
-  ts,
-} from "ts-json-schema-generator";
+  AgentPacketSchema,
+  AgentResultSchema,
+  DecisionRecordSchema,
+  QuestionLineSchema,
+  RunEventSchema,
+  WorkspaceStateSchema,
+} from "../src/envelope/zod.js";
+import { routingCorpusSchema } from "../src/route/corpus.js";
 
-/** One generated schema: the exported type, the file that declares it, and the output file. */
+/** One generated schema: the record's name, its zod schema, and the output file. */
 export interface SchemaTarget {
-  /** Exported interface or type alias name. */
+  /** The record's type name (as `src/envelope/types.ts` and its peers export it). */
   type: string;
-  /** Repository-relative TypeScript file that declares it. */
-  source: string;
+  schema: z.ZodType;
   /** Repository-relative output file, under `schemas/`, named `<record>.v<N>.schema.json`. */
   output: string;
 }
 
 /** Every generated schema. A new record type is one line here. */
 export const SCHEMA_TABLE: readonly SchemaTarget[] = [
-  { type: "AgentPacket", source: "src/envelope/types.ts", output: "schemas/agent-packet.v1.schema.json" },
-  { type: "AgentResult", source: "src/envelope/types.ts", output: "schemas/agent-result.v1.schema.json" },
-  {
-    type: "WorkspaceState",
-    source: "src/run/workspace-types.ts",
-    output: "schemas/devrites-state.v1.schema.json",
-  },
-  { type: "RunEvent", source: "src/run/workspace-types.ts", output: "schemas/run-event.v1.schema.json" },
-  {
-    type: "QuestionLine",
-    source: "src/run/workspace-types.ts",
-    output: "schemas/question-line.v1.schema.json",
-  },
-  { type: "DecisionRecord", source: "src/run/workspace-types.ts", output: "schemas/decision.v1.schema.json" },
-  { type: "RoutingCorpus", source: "src/route/types.ts", output: "schemas/devrites-routing.v1.schema.json" },
+  { type: "AgentPacket", schema: AgentPacketSchema, output: "schemas/agent-packet.v1.schema.json" },
+  { type: "AgentResult", schema: AgentResultSchema, output: "schemas/agent-result.v1.schema.json" },
+  { type: "WorkspaceState", schema: WorkspaceStateSchema, output: "schemas/devrites-state.v1.schema.json" },
+  { type: "RunEvent", schema: RunEventSchema, output: "schemas/run-event.v1.schema.json" },
+  { type: "QuestionLine", schema: QuestionLineSchema, output: "schemas/question-line.v1.schema.json" },
+  { type: "DecisionRecord", schema: DecisionRecordSchema, output: "schemas/decision.v1.schema.json" },
+  { type: "RoutingCorpus", schema: routingCorpusSchema, output: "schemas/devrites-routing.v1.schema.json" },
 ];
 
 export const SCHEMAS_DIR = "schemas";
@@ -65,72 +59,23 @@ export interface GeneratedFile {
   content: string;
 }
 
-const GENERATOR_CONFIG: CompletedConfig = {
-  ...DEFAULT_CONFIG,
-  expose: "export",
-  topRef: false,
-  jsDoc: "extended",
-  additionalProperties: false,
-  sortProps: true,
-  skipTypeCheck: true,
-  discriminatorType: "json-schema",
-};
-
 /**
- * Only what resolving the source files needs. `lib: es5` (where `Record` and `Array` live) and `types: []`
- * keep the DOM, newer libs and @types/* out of the program, and the time they cost.
+ * Render every schema in `table`. Pure. Throws when a schema holds something JSON Schema cannot express (a
+ * transform, a custom type): a broken table is a bug, not input.
  */
-const COMPILER_OPTIONS: ts.CompilerOptions = {
-  target: ts.ScriptTarget.ES2022,
-  lib: ["lib.es5.d.ts"],
-  module: ts.ModuleKind.NodeNext,
-  moduleResolution: ts.ModuleResolutionKind.NodeNext,
-  strict: true,
-  noEmit: true,
-  skipLibCheck: true,
-  types: [],
-};
-
-/**
- * Generate every schema in `table` from the sources under `root`. Pure apart from reading the sources.
- * Throws when a table entry names a type its source file does not export (a broken table is a bug, not input).
- */
-export function generateSchemas(
-  root: string = REPO_ROOT,
-  table: readonly SchemaTarget[] = SCHEMA_TABLE,
-): GeneratedFile[] {
-  const sources = [...new Set(table.map((t) => t.source))];
-  const program = ts.createProgram(
-    sources.map((s) => join(root, s)),
-    COMPILER_OPTIONS,
-  );
-  const generator = new SchemaGenerator(
-    program,
-    createParser(program, GENERATOR_CONFIG),
-    createFormatter(GENERATOR_CONFIG),
-    GENERATOR_CONFIG,
-  );
+export function generateSchemas(table: readonly SchemaTarget[] = SCHEMA_TABLE): GeneratedFile[] {
   return table.map((target) => {
-    const sourceFile = program.getSourceFile(join(root, target.source));
-    if (!sourceFile) throw new Error(`schema table: cannot read ${target.source}`);
-    const node = findExportedType(sourceFile, target.type);
-    if (!node) throw new Error(`schema table: ${target.source} does not export a type ${target.type}`);
-    const schema = {
-      $comment: GENERATED_COMMENT,
-      $id: schemaId(target.output),
-      ...generator.createSchemaFromNodes([node]),
-    };
+    let rendered: Record<string, unknown>;
+    try {
+      rendered = z.toJSONSchema(target.schema, { target: "draft-7", unrepresentable: "throw", io: "input" });
+    } catch (e) {
+      throw new Error(
+        `schema table: ${target.type} cannot be rendered as JSON Schema: ${(e as Error).message}`,
+      );
+    }
+    const schema = { $comment: GENERATED_COMMENT, $id: schemaId(target.output), ...rendered };
     return { path: target.output, content: `${JSON.stringify(sortKeys(schema), null, 2)}\n` };
   });
-}
-
-function findExportedType(sourceFile: ts.SourceFile, name: string): ts.Node | undefined {
-  return sourceFile.statements.find(
-    (s) =>
-      (ts.isInterfaceDeclaration(s) || ts.isTypeAliasDeclaration(s)) &&
-      s.name.text === name &&
-      (ts.getCombinedModifierFlags(s) & ts.ModifierFlags.Export) !== 0,
-  );
 }
 
 /** Objects with keys in code-unit order, recursively; arrays keep their order. */
@@ -226,7 +171,7 @@ export function main(argv: readonly string[], root: string = REPO_ROOT): number 
     process.stderr.write(`usage: npm run schemas [-- --check]\nunexpected argument: ${unknown[0]}\n`);
     return 2;
   }
-  const generated = generateSchemas(root);
+  const generated = generateSchemas();
   const check = checkSchemas(generated, diskReader(root), diskSchemaLister(root));
   if (argv.includes("--check")) {
     if (isClean(check)) {

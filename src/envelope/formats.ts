@@ -6,7 +6,7 @@
 
 /** A named string format: the pattern (JSON Schema `pattern` syntax) and what a human should write. */
 export interface StringFormat {
-  /** Regular-expression source, identical to the `@pattern` JSDoc tag on the TypeScript type. */
+  /** Regular-expression source, as it appears in the generated JSON Schema's `pattern`. */
   pattern: string;
   /** What is expected, for diagnostics: `a run id like run-20261129T221500Z-1a2b3c4d`. */
   expected: string;

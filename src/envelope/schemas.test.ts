@@ -1,13 +1,14 @@
 /**
- * The committed JSON Schemas are exactly what `npm run schemas` generates from the TypeScript types
+ * The committed JSON Schemas are exactly what `npm run schemas` generates from the zod schemas
  * (drift test), `--check` reports stale, missing and orphaned files, and the zod patterns are the
  * generated ones.
  */
 
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { z } from "zod";
 import {
   checkSchemas,
   diskReader,
@@ -52,11 +53,17 @@ describe("generated schemas", () => {
       expect(schema.$comment).toBe(GENERATED_COMMENT);
       expect(schema.$id).toBe(schemaId(file.path));
       expect(schema.$schema).toBe("http://json-schema.org/draft-07/schema#");
-      expect(schema.type).toBe("object");
-      // A discriminated-union record (one line of questions.jsonl) is closed by its branches instead.
-      const union =
-        Array.isArray(schema.allOf) && schema.allOf.every((b) => typeof b === "object" && b && "then" in b);
-      if (!union) expect(schema.additionalProperties).toBe(false);
+      // A discriminated-union record (one line of questions.jsonl) is a `oneOf` of closed objects instead.
+      if (Array.isArray(schema.oneOf)) {
+        expect(schema.oneOf.length).toBeGreaterThan(1);
+        for (const branch of schema.oneOf as Record<string, unknown>[]) {
+          expect(branch.type).toBe("object");
+          expect(branch.additionalProperties).toBe(false);
+        }
+      } else {
+        expect(schema.type).toBe("object");
+        expect(schema.additionalProperties).toBe(false);
+      }
       expect(typeof schema.description).toBe("string");
       expect(file.content.endsWith("}\n")).toBe(true);
       expect(file.content).toBe(`${JSON.stringify(sortKeys(schema), null, 2)}\n`);
@@ -77,9 +84,8 @@ describe("generated schemas", () => {
       }
       if (node === null || typeof node !== "object") return;
       const n = node as Record<string, unknown>;
-      // A discriminated union is closed by its branches (`allOf: [{if, then}]`), which the walk visits.
-      const union = Array.isArray(n.allOf) && n.allOf.every((b) => typeof b === "object" && b && "then" in b);
-      if (n.type === "object" && n.properties !== undefined && n.additionalProperties !== false && !union) {
+      // A discriminated union is a `oneOf` of objects, each closed on its own; the walk visits them.
+      if (n.type === "object" && n.properties !== undefined && n.additionalProperties !== false) {
         open.push(where);
       }
       if (n.type === "object" && n.properties === undefined && n.additionalProperties === undefined)
@@ -112,27 +118,49 @@ describe("generated schemas", () => {
   });
 
   it("express the delete rule and the payload tag as discriminated unions", () => {
-    const result = JSON.parse(generated[1]?.content ?? "{}") as {
-      definitions: Record<string, { required?: string[]; allOf?: unknown[] }>;
+    type Node = {
+      oneOf?: Node[];
+      properties?: Record<string, Node>;
+      items?: Node;
+      const?: unknown;
+      type?: unknown;
     };
-    expect(result.definitions.RepoWrite?.required).toEqual(["op"]);
-    expect(result.definitions.RepoWrite?.allOf).toHaveLength(2);
-    expect(result.definitions.Payload?.required).toEqual(["type"]);
-    expect(result.definitions.Payload?.allOf).toHaveLength(5);
+    const result = JSON.parse(generated[1]?.content ?? "{}") as Node;
+    const tags = (union: Node | undefined, key: string) =>
+      (union?.oneOf ?? []).map((b) => [b.properties?.[key]?.const ?? b.properties?.[key]?.type, b.type]);
+    const repoWrite = result.properties?.side_effects?.properties?.repo_writes?.items;
+    expect(tags(repoWrite, "op")).toEqual([
+      ["string", "object"],
+      ["delete", "object"],
+    ]);
+    expect(repoWrite?.oneOf?.[1]?.properties?.sha256_after?.type).toBe("null");
+    expect(tags(result.properties?.payload, "type").map(([t]) => t)).toEqual([
+      "evidence-dossier",
+      "plan-candidate",
+      "proof-report",
+      "review-findings",
+      "wright-report",
+    ]);
   });
 
-  it("refuse a table entry whose source does not export the type", () => {
+  it("carry the code-point length bounds of the parsers (minLength/maxLength)", () => {
+    const packet = JSON.parse(generated[0]?.content ?? "{}") as {
+      properties: Record<string, { minLength?: number; maxLength?: number }>;
+    };
+    expect(packet.properties.objective).toMatchObject({ minLength: 1, maxLength: 4000 });
+    expect(packet.properties.workspace).toMatchObject({ minLength: 1, maxLength: 4096 });
+    expect(packet.properties.rite?.minLength).toBeUndefined();
+  });
+
+  it("refuse a table entry JSON Schema cannot express, naming it", () => {
     expect(() =>
-      generateSchemas(REPO_ROOT, [
-        { type: "NoSuchType", source: "src/envelope/types.ts", output: "schemas/x.schema.json" },
+      generateSchemas([
+        { type: "Big", schema: z.strictObject({ n: z.bigint() }), output: "schemas/x.schema.json" },
       ]),
-    ).toThrow(/does not export a type NoSuchType/);
-    // Declared, but not exported.
+    ).toThrow(/Big cannot be rendered as JSON Schema/);
     expect(() =>
-      generateSchemas(REPO_ROOT, [
-        { type: "Equals", source: "src/envelope/zod.ts", output: "schemas/x.schema.json" },
-      ]),
-    ).toThrow(/does not export a type Equals/);
+      generateSchemas([{ type: "Custom", schema: z.custom<string>(), output: "schemas/x.schema.json" }]),
+    ).toThrow(/Custom cannot be rendered as JSON Schema/);
   });
 });
 
@@ -182,13 +210,9 @@ describe("checkSchemas", () => {
 });
 
 describe("npm run schemas (main)", () => {
-  /** A throwaway repository holding only the schema sources. */
+  /** A throwaway repository with no schemas yet (the sources are the modules this process imported). */
   function scratchRepo(): string {
-    const root = mkdtempSync(join(tmpdir(), "devrites-schemas-"));
-    for (const s of new Set([...SCHEMA_TABLE.map((t) => t.source), "src/envelope/roles.ts"])) {
-      cpSync(join(REPO_ROOT, s), join(root, s));
-    }
-    return root;
+    return mkdtempSync(join(tmpdir(), "devrites-schemas-"));
   }
 
   function capture(): { out: () => string; err: () => string } {

@@ -1,30 +1,24 @@
 /**
- * Runtime parsers for the envelopes and workspace records. They mirror the TypeScript types in
- * `./types.ts` and `../run/workspace-types.ts` exactly: the compile-time checks at the bottom of this file
- * fail the build if `z.infer` and the type drift apart in either direction, and a differential test keeps
- * these schemas and the generated JSON Schemas (`npm run schemas`) in agreement on real documents.
+ * The envelopes and workspace records, defined once. Each shape here is the single source of three things:
+ * - the runtime parser (these zod schemas);
+ * - the TypeScript type (`z.infer`, exported by `./types.ts` and `../run/workspace-types.ts`);
+ * - the JSON Schema in `schemas/` (`npm run schemas` renders these with `z.toJSONSchema`; `.describe()` text
+ *   becomes each field's `description`).
+ * A differential test (`./differential.test.ts`) keeps the generated JSON Schemas, compiled by ajv, and these
+ * parsers in agreement on real and generated documents.
  *
  * Conventions that keep the two validators identical:
  * - every object is strict (unknown fields rejected), like `additionalProperties: false`;
  * - every pattern is compiled with the `u` flag, as ajv does;
- * - string lengths count code points, as JSON Schema does (zod's own `.min`/`.max` count UTF-16 units);
+ * - string lengths count code points, as JSON Schema does (zod's own `.min`/`.max` count UTF-16 units), and
+ *   are carried into the JSON Schema as `minLength`/`maxLength` metadata;
  * - every integer has explicit bounds within the safe-integer range, which is all `z.int()` accepts.
  */
 
 import { z } from "zod";
-import {
-  type DecisionRecord,
-  type JourneyRef,
-  type QuestionAnswered,
-  type QuestionLine,
-  type QuestionRaised,
-  type RunEvent,
-  STATE_SCHEMA,
-  type WorkspaceState,
-} from "../run/workspace-types.js";
+import { STATE_SCHEMA } from "../run/workspace-types.js";
 import { FORMATS, type StringFormat } from "./formats.js";
 import { ROLE_NAMES } from "./roles.js";
-import type * as T from "./types.js";
 import { PACKET_VERSION, RESULT_VERSION } from "./types.js";
 
 export { FORMATS, type StringFormat } from "./formats.js";
@@ -87,6 +81,12 @@ function text(rules: TextRules = {}) {
     });
   }
   if (format) schema = schema.regex(new RegExp(format.pattern, "u"), { error: format.expected });
+  // The check above is invisible to z.toJSONSchema; the bounds go into the generated schema as metadata.
+  if (min !== undefined || max !== undefined)
+    schema = schema.meta({
+      ...(min !== undefined ? { minLength: min } : {}),
+      ...(max !== undefined ? { maxLength: max } : {}),
+    });
   return schema;
 }
 
@@ -100,321 +100,466 @@ function integer(min: number, max: number) {
 
 const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
-export const Sha256Schema = text({ format: FORMATS.sha256 });
-export const RunIdSchema = text({ format: FORMATS.runId });
-export const RepoPathSchema = text({ min: 1, max: 4096, format: FORMATS.repoPath });
-export const TimestampSchema = text({ format: FORMATS.timestamp });
-export const RoleNameSchema = z.enum(ROLE_NAMES);
+export const Sha256Schema = text({ format: FORMATS.sha256 }).describe("A lowercase hex SHA-256 digest.");
+export const RunIdSchema = text({ format: FORMATS.runId }).describe(
+  "A run id: `run-` + UTC timestamp + `-` + 8 hex characters, e.g. `run-20261129T221500Z-1a2b3c4d`.",
+);
+export const RepoPathSchema = text({ min: 1, max: 4096, format: FORMATS.repoPath }).describe(
+  "A repository-relative path with forward slashes: not empty, no leading or trailing `/`, no `..` or `.` " +
+    "segments, no empty segments (`a//b`), no backslash, no NUL; at most 4096 characters (code points). Deeper " +
+    "checks (containment, symlinks, `.git`, `.devrites/`) are done by the scope module.",
+);
+export const TimestampSchema = text({ format: FORMATS.timestamp }).describe(
+  "An ISO-8601 UTC timestamp, e.g. `2026-11-29T22:15:00.000Z`.",
+);
+export const RoleNameSchema = z.enum(ROLE_NAMES).describe("A leaf role.");
 export const PHASES = ["spec", "plan", "build", "prove", "review", "ship", "quick"] as const;
-export const PhaseSchema = z.enum(PHASES);
-const CountSchema = integer(0, MAX_SAFE);
-const ProcessExitCodeSchema = integer(-2147483648, 4294967295);
+export const PhaseSchema = z.enum(PHASES).describe("The lifecycle phase the dispatching rite is in.");
+const CountSchema = integer(0, MAX_SAFE).describe(
+  "A count that has no natural ceiling, bounded by the largest integer JSON numbers carry exactly.",
+);
+const ProcessExitCodeSchema = integer(-2147483648, 4294967295).describe(
+  "A process exit status as the shell or the OS reports it (32-bit, signed or unsigned).",
+);
+const MaxFiles = () => integer(1, 100000);
+const MaxLoadedLines = () => integer(1, 10000000);
+const MaxResultLines = () => integer(1, 100000);
+const Slug = () => text({ format: FORMATS.slug });
+const NonEmpty = () => text({ min: 1 });
+const RITE = () => text({ format: FORMATS.rite });
+const LEAF_STEP = () => text({ format: FORMATS.stepId });
 
-export const BaselineSchema = z.strictObject({
-  id: Sha256Schema,
-  head: text({ format: FORMATS.head }),
-  dirty_sha256: Sha256Schema,
-  touched_sha256: Sha256Schema,
-});
+export const BaselineSchema = z
+  .strictObject({
+    id: Sha256Schema.describe(
+      "Combined identity: SHA-256 over the length-prefixed `head`, `dirty_sha256` and `touched_sha256`.",
+    ),
+    head: text({ format: FORMATS.head }).describe(
+      "The commit checked out (40 or 64 hex), `unborn` in a repository with no commit yet, or `no-git` outside " +
+        "a git repository.",
+    ),
+    dirty_sha256: Sha256Schema.describe(
+      "SHA-256 over the manifest of every changed and untracked-not-ignored path: path, type and content hash.",
+    ),
+    touched_sha256: Sha256Schema.describe(
+      "SHA-256 over the manifest of the packet's allowlisted and input paths as they are on disk (absent included).",
+    ),
+  })
+  .describe(
+    "The frozen identity of the candidate (the working tree) at the moment the packet was written. A read-only " +
+      "leaf's result is stale when the candidate moves; the wright's result is judged by what changed.",
+  );
 
-export const PacketInputSchema = z.strictObject({
-  path: RepoPathSchema,
-  purpose: text({ min: 1 }),
-  sha256: Sha256Schema.nullable(),
-});
+export const PacketInputSchema = z
+  .strictObject({
+    path: RepoPathSchema,
+    purpose: NonEmpty().describe("Why the leaf should read it."),
+    sha256: Sha256Schema.nullable().describe(
+      "SHA-256 of the file's bytes at freeze time, or null when the file did not exist.",
+    ),
+  })
+  .describe("A file the leaf is pointed at, with the hash it had when the packet was frozen.");
 
-export const PacketScopeSchema = z.strictObject({
-  in: z.array(RepoPathSchema),
-  out: z.array(RepoPathSchema),
-  allowed_repo_writes: z.array(RepoPathSchema),
-});
+export const PacketScopeSchema = z
+  .strictObject({
+    in: z
+      .array(RepoPathSchema)
+      .describe(
+        "Paths (files or directories) the leaf should work within. Guidance for reading; not a write grant.",
+      ),
+    out: z.array(RepoPathSchema).describe("Paths the leaf must not touch or rely on."),
+    allowed_repo_writes: z
+      .array(RepoPathSchema)
+      .describe(
+        "Exact files the leaf may create, modify or delete. Empty for every read-only role; only the " +
+          "`devrites-slice-wright` may have entries. No globs, no directories.",
+      ),
+  })
+  .describe("What the leaf may look at and change.");
 
-export const PacketBudgetsSchema = z.strictObject({
-  max_files: integer(1, 100000),
-  max_loaded_lines: integer(1, 10000000),
-  max_result_lines: integer(1, 100000),
-});
+export const PacketBudgetsSchema = z
+  .strictObject({
+    max_files: MaxFiles().describe("Most files the leaf may open."),
+    max_loaded_lines: MaxLoadedLines().describe("Most lines the leaf may load into its context."),
+    max_result_lines: MaxResultLines().describe(
+      "Most lines the result file may have (its pretty-printed JSON).",
+    ),
+  })
+  .describe("Ceilings the leaf must stay within; the validator rejects a result that reports more.");
 
-export const AgentPacketSchema = z.strictObject({
-  packet_version: z.literal(PACKET_VERSION),
-  run_id: RunIdSchema,
-  role: RoleNameSchema,
-  rite: text({ format: FORMATS.rite }),
-  phase: PhaseSchema,
-  attempt: integer(1, 3),
-  step_id: text({ format: FORMATS.stepId }),
-  workspace: RepoPathSchema,
-  baseline: BaselineSchema,
-  objective: text({ min: 1, max: 4000 }),
-  inputs: z.array(PacketInputSchema),
-  scope: PacketScopeSchema,
-  budgets: PacketBudgetsSchema,
-  result_path: RepoPathSchema,
-  result_schema: z.literal(RESULT_VERSION),
-  created_at: TimestampSchema,
-  expires_at: TimestampSchema.optional(),
-});
+export const AgentPacketSchema = z
+  .strictObject({
+    packet_version: z.literal(PACKET_VERSION).describe("Envelope version."),
+    run_id: RunIdSchema.describe("The run this packet starts."),
+    role: RoleNameSchema.describe("The leaf role that must execute the packet."),
+    rite: RITE().describe("The rite that dispatched it, e.g. `rite-build`."),
+    phase: PhaseSchema.describe("The lifecycle phase."),
+    attempt: integer(1, 3).describe(
+      "Attempt number for this step; a retry quotes the previous defect and increments it.",
+    ),
+    step_id: LEAF_STEP().describe(
+      "Composite step id `<rite>/<role>#<n>`, stable across retries of the same step.",
+    ),
+    workspace: RepoPathSchema.describe("The workspace folder, repository-relative (normally `.devrites`)."),
+    baseline: BaselineSchema.describe("The candidate identity frozen when the packet was written."),
+    objective: text({ min: 1, max: 4000 }).describe("What the leaf must achieve, in one paragraph."),
+    inputs: z.array(PacketInputSchema).describe("Files to read first."),
+    scope: PacketScopeSchema.describe("Reading focus and the exact write allowlist."),
+    budgets: PacketBudgetsSchema.describe("Ceilings."),
+    result_path: RepoPathSchema.describe(
+      "Where the leaf writes its `agent-result/v1`, repository-relative, under the run folder.",
+    ),
+    result_schema: z.literal(RESULT_VERSION).describe("The schema the result must satisfy."),
+    created_at: TimestampSchema.describe("When the packet was frozen."),
+    expires_at: TimestampSchema.describe(
+      "After this instant a result for this packet is rejected as expired.",
+    ).optional(),
+  })
+  .describe(
+    "`agent-packet/v1`: what a root rite hands a leaf. Written by `devrites packet new`; never edited.",
+  );
 
-export const ResultStatusSchema = z.enum(["complete", "partial", "blocked", "cannot_verify", "failed"]);
+export const ResultStatusSchema = z
+  .enum(["complete", "partial", "blocked", "cannot_verify", "failed"])
+  .describe(
+    "Terminal status of a leaf run. `cannot_verify` is never a pass; `blocked` and `failed` need an escalation.",
+  );
 
-export const ResultBudgetSchema = z.strictObject({
-  files_used: CountSchema,
-  loaded_lines_used: CountSchema,
-  max_files: integer(1, 100000),
-  max_loaded_lines: integer(1, 10000000),
-  max_result_lines: integer(1, 100000),
-});
+export const ResultBudgetSchema = z
+  .strictObject({
+    files_used: CountSchema.describe(
+      "Files the leaf opened. Over the ceiling is the validator's verdict, not a schema error.",
+    ),
+    loaded_lines_used: CountSchema.describe("Lines the leaf loaded into its context."),
+    max_files: MaxFiles().describe("The packet's `budgets.max_files`."),
+    max_loaded_lines: MaxLoadedLines().describe("The packet's `budgets.max_loaded_lines`."),
+    max_result_lines: MaxResultLines().describe("The packet's `budgets.max_result_lines`."),
+  })
+  .describe("Budget consumption, with the packet's ceilings echoed so a result can be read on its own.");
 
-export const RepoWriteSchema = z.discriminatedUnion("op", [
-  z.strictObject({ path: RepoPathSchema, op: z.enum(["create", "modify"]), sha256_after: Sha256Schema }),
-  z.strictObject({ path: RepoPathSchema, op: z.literal("delete"), sha256_after: z.null() }),
-]);
+export const RepoWriteChangeSchema = z
+  .strictObject({
+    path: RepoPathSchema,
+    op: z.enum(["create", "modify"]),
+    sha256_after: Sha256Schema.describe("SHA-256 of the file's bytes after the write."),
+  })
+  .describe("A file the leaf created or modified.");
 
-export const ScratchWriteSchema = z.strictObject({
-  path: text({ min: 1 }),
-  sha256: Sha256Schema,
-});
+export const RepoWriteDeleteSchema = z
+  .strictObject({
+    path: RepoPathSchema,
+    op: z.literal("delete"),
+    sha256_after: z.null().describe("Always null: a deleted file has no content."),
+  })
+  .describe("A file the leaf deleted.");
 
-export const SideEffectsSchema = z.strictObject({
-  repo_writes: z.array(RepoWriteSchema),
-  scratch_writes: z.array(ScratchWriteSchema),
-});
+export const RepoWriteSchema = z
+  .discriminatedUnion("op", [RepoWriteChangeSchema, RepoWriteDeleteSchema])
+  .describe(
+    "One repository file the leaf created, modified or deleted. Tagged by `op`: `sha256_after` is null exactly " +
+      "when `op` is `delete`.",
+  );
 
-export const EvidenceRefSchema = z.strictObject({
-  path: RepoPathSchema,
-  lines: text({ format: FORMATS.lines }).optional(),
-  excerpt: z.string().optional(),
-});
+export const ScratchWriteSchema = z
+  .strictObject({
+    path: NonEmpty().describe("Absolute or scratch-relative path."),
+    sha256: Sha256Schema,
+  })
+  .describe("A file the leaf wrote outside the repository (its scratch space), for the record.");
 
-export const EvidenceDossierSchema = z.strictObject({
-  findings: z.array(
-    z.strictObject({
-      claim: text({ min: 1 }),
-      evidence: z.array(EvidenceRefSchema),
-      confidence: z.enum(["high", "medium", "low"]),
-    }),
-  ),
-  open_questions: z.array(z.string()),
-});
+export const SideEffectsSchema = z
+  .strictObject({
+    repo_writes: z.array(RepoWriteSchema),
+    scratch_writes: z.array(ScratchWriteSchema),
+  })
+  .describe("Everything the leaf changed. Read-only roles must report none in `repo_writes`.");
 
-export const PlanSliceSchema = z.strictObject({
-  id: text({ format: FORMATS.slug }),
-  title: text({ min: 1 }),
-  goal: text({ min: 1 }),
-  files: z.array(RepoPathSchema),
-  tests: z.array(z.string()),
-  acceptance: z.array(z.string()),
-  depends_on: z.array(z.string()),
-});
+export const EvidenceRefSchema = z
+  .strictObject({
+    path: RepoPathSchema,
+    lines: text({ format: FORMATS.lines }).describe("Line or range, e.g. `12` or `12-40`.").optional(),
+    excerpt: z.string().describe("A short quotation.").optional(),
+  })
+  .describe("A pointer into the repository that backs a claim.");
 
-export const PlanCandidateSchema = z.strictObject({
-  slices: z.array(PlanSliceSchema),
-  risks: z.array(z.string()),
-  assumptions: z.array(z.string()),
-});
+export const EvidenceDossierSchema = z
+  .strictObject({
+    findings: z.array(
+      z.strictObject({
+        claim: NonEmpty(),
+        evidence: z.array(EvidenceRefSchema),
+        confidence: z.enum(["high", "medium", "low"]),
+      }),
+    ),
+    open_questions: z.array(z.string()),
+  })
+  .describe("Payload of `devrites-evidence-scout`.");
 
-export const ProofReportSchema = z.strictObject({
-  checks: z.array(
-    z.strictObject({
-      name: text({ min: 1 }),
-      command: z.string(),
-      exit_code: ProcessExitCodeSchema.nullable(),
-      outcome: z.enum(["pass", "fail", "skipped", "error"]),
-      summary: z.string(),
-    }),
-  ),
-  verdict: z.enum(["pass", "fail", "inconclusive"]),
-});
+export const PlanSliceSchema = z
+  .strictObject({
+    id: Slug(),
+    title: NonEmpty(),
+    goal: NonEmpty(),
+    files: z.array(RepoPathSchema).describe("Exact files the slice's wright would need on its allowlist."),
+    tests: z.array(z.string()).describe("Tests that prove the slice."),
+    acceptance: z.array(z.string()),
+    depends_on: z.array(z.string()),
+  })
+  .describe("One vertical slice proposed by the plan drafter.");
 
-export const ReviewFindingsSchema = z.strictObject({
-  findings: z.array(
-    z.strictObject({
-      severity: z.enum(["blocker", "major", "minor", "nit"]),
-      title: text({ min: 1 }),
-      detail: z.string(),
-      path: RepoPathSchema.optional(),
-      line: integer(1, MAX_SAFE).optional(),
-      suggestion: z.string().optional(),
-    }),
-  ),
-  verdict: z.enum(["approve", "changes_requested"]),
-  coverage: z.string(),
-});
+export const PlanCandidateSchema = z
+  .strictObject({
+    slices: z.array(PlanSliceSchema),
+    risks: z.array(z.string()),
+    assumptions: z.array(z.string()),
+  })
+  .describe("Payload of `devrites-plan-drafter`.");
 
-export const WrightReportSchema = z.strictObject({
-  slice_id: text({ format: FORMATS.slug }),
-  summary: text({ min: 1 }),
-  tests_added: z.array(RepoPathSchema),
-  commands_run: z.array(
-    z.strictObject({
-      command: z.string(),
-      exit_code: ProcessExitCodeSchema.nullable(),
-    }),
-  ),
-});
+const EXIT_OR_NULL = "Exit code, or null when the command did not run (or was killed by a signal).";
 
-export const PayloadSchema = z.discriminatedUnion("type", [
-  z.strictObject({ type: z.literal("evidence-dossier"), content: EvidenceDossierSchema }),
-  z.strictObject({ type: z.literal("plan-candidate"), content: PlanCandidateSchema }),
-  z.strictObject({ type: z.literal("proof-report"), content: ProofReportSchema }),
-  z.strictObject({ type: z.literal("review-findings"), content: ReviewFindingsSchema }),
-  z.strictObject({ type: z.literal("wright-report"), content: WrightReportSchema }),
-]);
+export const ProofReportSchema = z
+  .strictObject({
+    checks: z.array(
+      z.strictObject({
+        name: NonEmpty(),
+        command: z.string(),
+        exit_code: ProcessExitCodeSchema.nullable().describe(EXIT_OR_NULL),
+        outcome: z.enum(["pass", "fail", "skipped", "error"]),
+        summary: z.string(),
+      }),
+    ),
+    verdict: z.enum(["pass", "fail", "inconclusive"]),
+  })
+  .describe("Payload of `devrites-proof-runner`.");
 
-export const GateSchema = z.strictObject({
-  id: text({ format: FORMATS.slug }),
-  kind: z.enum(["product", "scope", "policy", "irreversible", "human-only"]),
-  question: text({ min: 1 }),
-  options: z.array(z.string()),
-  recommendation: z.string().optional(),
-});
+export const ReviewFindingsSchema = z
+  .strictObject({
+    findings: z.array(
+      z.strictObject({
+        severity: z.enum(["blocker", "major", "minor", "nit"]),
+        title: NonEmpty(),
+        detail: z.string(),
+        path: RepoPathSchema.optional(),
+        line: integer(1, MAX_SAFE).describe("1-based line the finding is about.").optional(),
+        suggestion: z.string().optional(),
+      }),
+    ),
+    verdict: z.enum(["approve", "changes_requested"]),
+    coverage: z
+      .string()
+      .describe(
+        'Required reading of what was reviewed when there are no findings: a bare "looks good" is not a review.',
+      ),
+  })
+  .describe("Payload of `devrites-spec-reviewer` and `devrites-code-reviewer`.");
 
-export const DecisionStoodSchema = z.strictObject({
-  decision: text({ min: 1 }),
-  rationale: text({ min: 1 }),
-});
+export const WrightReportSchema = z
+  .strictObject({
+    slice_id: Slug(),
+    summary: NonEmpty(),
+    tests_added: z.array(RepoPathSchema),
+    commands_run: z.array(
+      z.strictObject({
+        command: z.string(),
+        exit_code: ProcessExitCodeSchema.nullable().describe(EXIT_OR_NULL),
+      }),
+    ),
+  })
+  .describe("Payload of `devrites-slice-wright`.");
 
-export const EscalationSchema = z.strictObject({
-  reason: z.enum([
-    "underspecified",
-    "new-dependency",
-    "plan-wrong",
-    "irreversible-risk",
-    "out-of-scope",
-    "budget",
-    "tooling",
-    "other",
-  ]),
-  detail: text({ min: 1 }),
-});
+export const PayloadSchema = z
+  .discriminatedUnion("type", [
+    z.strictObject({ type: z.literal("evidence-dossier"), content: EvidenceDossierSchema }),
+    z.strictObject({ type: z.literal("plan-candidate"), content: PlanCandidateSchema }),
+    z.strictObject({ type: z.literal("proof-report"), content: ProofReportSchema }),
+    z.strictObject({ type: z.literal("review-findings"), content: ReviewFindingsSchema }),
+    z.strictObject({ type: z.literal("wright-report"), content: WrightReportSchema }),
+  ])
+  .describe("The role-specific payload, tagged by `type`.");
 
-export const AgentResultSchema = z.strictObject({
-  result_version: z.literal(RESULT_VERSION),
-  run_id: RunIdSchema,
-  role: RoleNameSchema,
-  status: ResultStatusSchema,
-  baseline_id: Sha256Schema,
-  budget: ResultBudgetSchema,
-  side_effects: SideEffectsSchema,
-  payload: PayloadSchema,
-  gates: z.array(GateSchema),
-  decisions_stood: z.array(DecisionStoodSchema),
-  escalation: EscalationSchema.nullable(),
-});
+const QUESTION_KINDS = ["product", "scope", "policy", "irreversible", "human-only"] as const;
 
-export const ActiveRunSchema = z.strictObject({
-  run_id: RunIdSchema,
-  role: RoleNameSchema,
-  step_id: text({ format: FORMATS.stepId }),
-  packet_path: RepoPathSchema,
-  created_at: TimestampSchema,
-});
+export const GateSchema = z
+  .strictObject({
+    id: Slug(),
+    kind: z.enum(QUESTION_KINDS),
+    question: NonEmpty(),
+    options: z.array(z.string()),
+    recommendation: z.string().optional(),
+  })
+  .describe("A decision only a human may take, raised by the leaf for the root to put to the user.");
 
-export const JourneyRefSchema = z.strictObject({
-  id: text({ format: FORMATS.journeyId }),
-  name: text({ format: FORMATS.slug }),
-  driver: text({ format: FORMATS.slug }),
-  status: z.enum(["running", "paused-gate", "paused-await", "blocked", "done"]),
-  started_at: TimestampSchema,
-});
+export const DecisionStoodSchema = z
+  .strictObject({
+    decision: NonEmpty(),
+    rationale: NonEmpty(),
+  })
+  .describe("A decision the leaf took within its remit, recorded so the root can review it.");
 
-export const WorkspaceStateSchema = z.strictObject({
-  schema: z.literal(STATE_SCHEMA),
-  active_rite: z.string().nullable(),
-  phase: PhaseSchema.nullable(),
-  active_runs: z.array(ActiveRunSchema),
-  journey: JourneyRefSchema.nullable().optional(),
-  updated_at: TimestampSchema,
-});
+export const EscalationSchema = z
+  .strictObject({
+    reason: z.enum([
+      "underspecified",
+      "new-dependency",
+      "plan-wrong",
+      "irreversible-risk",
+      "out-of-scope",
+      "budget",
+      "tooling",
+      "other",
+    ]),
+    detail: NonEmpty(),
+  })
+  .describe("Why the leaf stopped short; required for `blocked` and `failed`.");
 
-const JourneyStepIdSchema = text({ format: FORMATS.journeyStepId });
-const QuestionIdSchema = text({ format: FORMATS.questionId });
-const JourneyIdSchema = text({ format: FORMATS.journeyId });
+export const AgentResultSchema = z
+  .strictObject({
+    result_version: z.literal(RESULT_VERSION).describe("Envelope version."),
+    run_id: RunIdSchema.describe("Must equal the packet's `run_id`."),
+    role: RoleNameSchema.describe("Must equal the packet's `role`."),
+    status: ResultStatusSchema,
+    baseline_id: Sha256Schema.describe(
+      "Must equal the packet's `baseline.id`: the candidate the leaf started from.",
+    ),
+    budget: ResultBudgetSchema,
+    side_effects: SideEffectsSchema,
+    payload: PayloadSchema,
+    gates: z.array(GateSchema),
+    decisions_stood: z.array(DecisionStoodSchema),
+    escalation: EscalationSchema.nullable().describe("Null unless the leaf stopped short."),
+  })
+  .describe("`agent-result/v1`: what a leaf returns, at the packet's `result_path`.");
 
-export const QuestionRaisedSchema = z.strictObject({
-  type: z.literal("raised"),
-  qid: QuestionIdSchema,
-  kind: z.enum(["product", "scope", "policy", "irreversible", "human-only"]),
-  question: text({ min: 1 }),
-  options: z.array(z.string()),
-  raised_at: TimestampSchema,
-  step_id: JourneyStepIdSchema.optional(),
-  journey_id: JourneyIdSchema.optional(),
-  run_id: RunIdSchema.optional(),
-  gate_id: text({ format: FORMATS.slug }).optional(),
-});
+// ---- the workspace records (`.devrites/`) ----
 
-export const QuestionAnsweredSchema = z.strictObject({
-  type: z.literal("answered"),
-  qid: QuestionIdSchema,
-  answer: text({ min: 1 }),
-  answered_at: TimestampSchema,
-});
+const JourneyStepIdSchema = text({ format: FORMATS.journeyStepId }).describe(
+  "A composite step id `<rite>/<actor>#<n>`: the rite, then the leaf role (`devrites-…`) or `human` for a " +
+    "human gate, then the 1-based occurrence of that actor in the rite's journey. Stable across retries.",
+);
+const QuestionIdSchema = text({ format: FORMATS.questionId }).describe(
+  "A question id: `q-` + the UTC date it was raised + `-` + a sequence number of at least three digits, " +
+    "e.g. `q-20261129-001`.",
+);
+const JourneyIdSchema = text({ format: FORMATS.journeyId }).describe(
+  "A journey id: `j-` + UTC timestamp + `-` + 8 hex characters, e.g. `j-20261129T221500Z-1a2b3c4d`.",
+);
 
-export const QuestionLineSchema = z.discriminatedUnion("type", [
-  QuestionRaisedSchema,
-  QuestionAnsweredSchema,
-]);
+export const ActiveRunSchema = z
+  .strictObject({
+    run_id: RunIdSchema,
+    role: RoleNameSchema,
+    step_id: LEAF_STEP().describe("Composite step id `<rite>/<role>#<n>`."),
+    packet_path: RepoPathSchema.describe("Repository-relative path of the packet."),
+    created_at: TimestampSchema,
+  })
+  .describe("A run between `devrites packet new` and its accepted (or abandoned) result.");
 
-export const DecisionRecordSchema = z.strictObject({
-  id: text({ format: FORMATS.decisionId }),
-  decided_at: TimestampSchema,
-  source: z.enum(["human", "leaf"]),
-  decision: text({ min: 1 }),
-  rationale: z.string(),
-  qid: QuestionIdSchema.optional(),
-  run_id: RunIdSchema.optional(),
-  step_id: JourneyStepIdSchema.optional(),
-  journey_id: JourneyIdSchema.optional(),
-});
+export const JourneyStatusSchema = z
+  .enum(["running", "paused-gate", "paused-await", "blocked", "done"])
+  .describe("Where an engine-driven journey stands.");
 
-export const RunEventSchema = z.strictObject({
-  ts: TimestampSchema,
-  run_id: RunIdSchema,
-  type: z.string(),
-  data: z.record(z.string(), z.unknown()),
-});
+export const JourneyRefSchema = z
+  .strictObject({
+    id: JourneyIdSchema,
+    name: Slug().describe("The registered journey definition, e.g. `demo`."),
+    driver: Slug().describe("The registered driver that dispatches its packets, e.g. `scripted` or `host`."),
+    status: JourneyStatusSchema,
+    started_at: TimestampSchema,
+  })
+  .describe(
+    "The journey the engine is driving: enough to find its definition and driver again on `devrites resume`. " +
+      "The history itself lives in the ledgers, never here.",
+  );
 
-// ---- compile-time drift checks: z.infer must equal the TypeScript type, both directions ----
+export const WorkspaceStateSchema = z
+  .strictObject({
+    schema: z.literal(STATE_SCHEMA),
+    active_rite: z.string().nullable().describe("The rite the journey is in, or null when idle."),
+    phase: PhaseSchema.nullable(),
+    active_runs: z.array(ActiveRunSchema),
+    journey: JourneyRefSchema.nullable()
+      .describe(
+        "The engine-driven journey, when there is one (absent or null for journeys the host model drives).",
+      )
+      .optional(),
+    updated_at: TimestampSchema,
+  })
+  .describe(
+    "`.devrites/state.json`: where the journey stands. Rewritten atomically; the history is in the event logs.",
+  );
 
-/** True when A and B are the identical type (not merely mutually assignable). */
-type Equals<A, B> = (<X>() => X extends A ? 1 : 2) extends <X>() => X extends B ? 1 : 2 ? true : false;
-/** True when each is assignable to the other. */
-type MutuallyAssignable<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-type Mirrors<S extends z.ZodType, U> =
-  MutuallyAssignable<z.infer<S>, U> extends true ? Equals<z.infer<S>, U> : false;
-type Expect<X extends true> = X;
+export const QuestionKindSchema = z
+  .enum(QUESTION_KINDS)
+  .describe(
+    "Why a human must decide. Objective failures never raise a question; they end in a technical blocker.",
+  );
 
-/** Exported only so the checks are not reported unused; never used at runtime. */
-export type ZodMirrorsTypes = [
-  Expect<Mirrors<typeof AgentPacketSchema, T.AgentPacket>>,
-  Expect<Mirrors<typeof AgentResultSchema, T.AgentResult>>,
-  Expect<Mirrors<typeof BaselineSchema, T.Baseline>>,
-  Expect<Mirrors<typeof PacketInputSchema, T.PacketInput>>,
-  Expect<Mirrors<typeof PacketScopeSchema, T.PacketScope>>,
-  Expect<Mirrors<typeof PacketBudgetsSchema, T.PacketBudgets>>,
-  Expect<Mirrors<typeof PhaseSchema, T.Phase>>,
-  Expect<Mirrors<typeof ResultStatusSchema, T.ResultStatus>>,
-  Expect<Mirrors<typeof ResultBudgetSchema, T.ResultBudget>>,
-  Expect<Mirrors<typeof RepoWriteSchema, T.RepoWrite>>,
-  Expect<Mirrors<typeof ScratchWriteSchema, T.ScratchWrite>>,
-  Expect<Mirrors<typeof SideEffectsSchema, T.SideEffects>>,
-  Expect<Mirrors<typeof EvidenceRefSchema, T.EvidenceRef>>,
-  Expect<Mirrors<typeof EvidenceDossierSchema, T.EvidenceDossier>>,
-  Expect<Mirrors<typeof PlanSliceSchema, T.PlanSlice>>,
-  Expect<Mirrors<typeof PlanCandidateSchema, T.PlanCandidate>>,
-  Expect<Mirrors<typeof ProofReportSchema, T.ProofReport>>,
-  Expect<Mirrors<typeof ReviewFindingsSchema, T.ReviewFindings>>,
-  Expect<Mirrors<typeof WrightReportSchema, T.WrightReport>>,
-  Expect<Mirrors<typeof PayloadSchema, T.Payload>>,
-  Expect<Mirrors<typeof GateSchema, T.Gate>>,
-  Expect<Mirrors<typeof DecisionStoodSchema, T.DecisionStood>>,
-  Expect<Mirrors<typeof EscalationSchema, T.Escalation>>,
-  Expect<Mirrors<typeof WorkspaceStateSchema, WorkspaceState>>,
-  Expect<Mirrors<typeof RunEventSchema, RunEvent>>,
-  Expect<Mirrors<typeof JourneyRefSchema, JourneyRef>>,
-  Expect<Mirrors<typeof QuestionRaisedSchema, QuestionRaised>>,
-  Expect<Mirrors<typeof QuestionAnsweredSchema, QuestionAnswered>>,
-  Expect<Mirrors<typeof QuestionLineSchema, QuestionLine>>,
-  Expect<Mirrors<typeof DecisionRecordSchema, DecisionRecord>>,
-];
+export const QuestionRaisedSchema = z
+  .strictObject({
+    type: z.literal("raised"),
+    qid: QuestionIdSchema,
+    kind: QuestionKindSchema,
+    question: NonEmpty(),
+    options: z.array(z.string()).describe("Suggested answers; empty when the answer is free text."),
+    raised_at: TimestampSchema,
+    step_id: JourneyStepIdSchema.describe("The journey step that waits on the answer.").optional(),
+    journey_id: JourneyIdSchema.describe("The engine journey that raised it.").optional(),
+    run_id: RunIdSchema.describe("The run whose result carried the gate.").optional(),
+    gate_id: Slug().describe("The gate's own id inside that result.").optional(),
+  })
+  .describe('A human gate as raised: one line of `.devrites/questions.jsonl` with `type: "raised"`.');
+
+export const QuestionAnsweredSchema = z
+  .strictObject({
+    type: z.literal("answered"),
+    qid: QuestionIdSchema,
+    answer: NonEmpty(),
+    answered_at: TimestampSchema,
+  })
+  .describe(
+    'An answer: one line of `.devrites/questions.jsonl` with `type: "answered"`, after the question\'s `raised` line.',
+  );
+
+export const QuestionLineSchema = z
+  .discriminatedUnion("type", [QuestionRaisedSchema, QuestionAnsweredSchema])
+  .describe("One line of `.devrites/questions.jsonl`.");
+
+export const DecisionRecordSchema = z
+  .strictObject({
+    id: text({ format: FORMATS.decisionId }).describe(
+      "A decision id: `d-` + UTC date + `-` + sequence number, e.g. `d-20261129-001`.",
+    ),
+    decided_at: TimestampSchema,
+    source: z
+      .enum(["human", "leaf"])
+      .describe(
+        "`human`: the answer to a question; `leaf`: a decision a leaf took within its remit, accepted with its result.",
+      ),
+    decision: NonEmpty(),
+    rationale: z.string(),
+    qid: QuestionIdSchema.describe("The answered question, for `human` decisions.").optional(),
+    run_id: RunIdSchema.describe(
+      "The run whose accepted result carried it, for `leaf` decisions.",
+    ).optional(),
+    step_id: JourneyStepIdSchema.optional(),
+    journey_id: JourneyIdSchema.optional(),
+  })
+  .describe("One accepted decision: one line of `.devrites/decisions.jsonl`.");
+
+export const RunEventSchema = z
+  .strictObject({
+    ts: TimestampSchema.describe("When it happened."),
+    run_id: RunIdSchema,
+    type: z
+      .string()
+      .describe(
+        "What happened, e.g. `packet.created`, `guard.decision`, `result.recorded`, `result.checked`.",
+      ),
+    data: z.record(z.string(), z.unknown()).describe("Event-specific fields."),
+  })
+  .describe(
+    "One line of `.devrites/runs/<run-id>/events.jsonl`. Append-only; never rewritten. Known types and their " +
+      "`data`: `step.intent` (always the run's first engine event, written before the packet exists), " +
+      "`step.dispatched`, `result.returned`, `result.checked`, `step.accepted`, `step.retry`, `step.blocked`; " +
+      "other modules add `packet.created`, `guard.decision`, `result.recorded`.",
+  );

@@ -15,14 +15,46 @@ export type { NegativeCase, RoutingCase, RoutingCorpus } from "./types.js";
 
 export const ROUTING_SCHEMA = "devrites-routing/v1";
 
-const caseSchema = z.strictObject({ text: z.string().min(1), active: z.string().nullable().optional() });
-/** Runtime mirror of {@link RoutingCorpus}; the generated JSON Schema is differentially tested against it. */
-export const routingCorpusSchema = z.strictObject({
-  schema: z.literal(ROUTING_SCHEMA),
-  rite: z.string().regex(/^rite(-[a-z0-9]+)*$/),
-  positive: z.array(caseSchema).min(6),
-  negative: z.array(caseSchema.extend({ expect: z.string().optional() })).min(1),
-});
+const caseSchema = z
+  .strictObject({
+    text: z.string().min(1),
+    active: z
+      .string()
+      .nullable()
+      .describe("The active rite when the phrase is said (null or absent: no journey).")
+      .optional(),
+  })
+  .describe("A phrasing a user might say.");
+
+/**
+ * `routing.json` next to a rite's SKILL.md: the one source of its parser, its type (`RoutingCorpus`) and its
+ * JSON Schema (`schemas/devrites-routing.v1.schema.json`, `npm run schemas`).
+ */
+export const routingCorpusSchema = z
+  .strictObject({
+    schema: z.literal(ROUTING_SCHEMA),
+    rite: z
+      .string()
+      .regex(/^rite(-[a-z0-9]+)*$/u)
+      .describe("The rite this corpus guards (its folder name)."),
+    positive: z.array(caseSchema).min(6).describe("Phrasings that must route here (at least six)."),
+    negative: z
+      .array(
+        caseSchema
+          .extend({
+            expect: z
+              .string()
+              .describe(
+                "Where it must go instead: a rite name, or `clarify` (the router must ask). Absent: anywhere else.",
+              )
+              .optional(),
+          })
+          .describe("A phrasing that must not route to the corpus's rite."),
+      )
+      .min(1)
+      .describe("Phrasings that must not route here."),
+  })
+  .describe("`routing.json` next to a rite's SKILL.md.");
 
 export interface CaseOutcome {
   kind: "positive" | "negative";

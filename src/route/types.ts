@@ -1,5 +1,8 @@
 /** The router's data: rite cards in, a routing decision out. */
 
+import type { z } from "zod";
+import type * as C from "./corpus.js";
+
 /** What the router knows of a rite: its name, one-line description, route hints and lifecycle phase. */
 export interface RiteCard {
   /** e.g. `rite-build`. */
@@ -25,6 +28,7 @@ export interface RouteState {
  * - `clarify`: the evidence is ambiguous or too weak to leave the active rite — ask `question` before
  *   doing anything; `rite` is then the safe place to ask from (active, else first), never a guess.
  */
+
 export type RouteReason = "matched" | "active" | "first" | "clarify";
 
 export interface RouteResult {
@@ -40,35 +44,10 @@ export interface RouteResult {
 }
 
 /** One phrasing, optionally said while a journey is in a rite. */
-export interface RoutingCase {
-  /** @minLength 1 */
-  text: string;
-  /** The active rite when the phrase is said (null or absent: no journey). */
-  active?: string | null;
-}
+export type RoutingCase = z.infer<typeof C.routingCorpusSchema>["positive"][number];
 
 /** A phrasing that must not route to the corpus's rite. */
-export interface NegativeCase extends RoutingCase {
-  /** Where it must go instead: a rite name, or `clarify` (the router must ask). Absent: anywhere else. */
-  expect?: string;
-}
+export type NegativeCase = z.infer<typeof C.routingCorpusSchema>["negative"][number];
 
-/** `routing.json` next to a rite's SKILL.md. */
-export interface RoutingCorpus {
-  schema: "devrites-routing/v1";
-  /**
-   * The rite this corpus guards (its folder name).
-   * @pattern ^rite(-[a-z0-9]+)*$
-   */
-  rite: string;
-  /**
-   * Phrasings that must route here (at least six).
-   * @minItems 6
-   */
-  positive: RoutingCase[];
-  /**
-   * Phrasings that must not route here.
-   * @minItems 1
-   */
-  negative: NegativeCase[];
-}
+/** `routing.json` next to a rite's SKILL.md (shape and documentation: `routingCorpusSchema` in `./corpus.ts`). */
+export type RoutingCorpus = z.infer<typeof C.routingCorpusSchema>;

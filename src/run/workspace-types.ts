@@ -1,103 +1,35 @@
 /**
- * Types of the `.devrites/` workspace records. Like the envelopes, these types are the schema source:
- * `npm run schemas` generates one JSON Schema per record (`devrites-state.v1`, `run-event.v1`,
- * `question-line.v1`, `decision.v1`); `./workspace-zod.ts` mirrors them for runtime checks.
+ * Types of the `.devrites/` workspace records. The records with a JSON Schema (`devrites-state.v1`,
+ * `run-event.v1`, `question-line.v1`, `decision.v1`) are inferred from their zod schemas in
+ * `../envelope/zod.ts`, the one source of parser, type and schema; the rest are the engine's own shapes.
  *
  * Every `*.jsonl` file is append-only: a line is never rewritten or removed. A change of mind is a new line
  * (an answer to a question is an `answered` line after its `raised` line).
  */
 
+import type { z } from "zod";
 import type { RoleName } from "../envelope/roles.js";
-import type { Phase, RepoPath, RunId, Timestamp } from "../envelope/types.js";
+import type { Phase, RunId, Timestamp } from "../envelope/types.js";
+import type * as S from "../envelope/zod.js";
 
 export const STATE_SCHEMA = "devrites-state/v1";
 
-/**
- * A composite step id `<rite>/<actor>#<n>`: the rite, then the leaf role (`devrites-…`) or `human` for a
- * human gate, then the 1-based occurrence of that actor in the rite's journey. Stable across retries.
- * @pattern ^rite(-[a-z0-9]+)*\/[a-z0-9][a-z0-9-]*#[1-9][0-9]*$
- */
+/** A composite step id `<rite>/<actor>#<n>` (a leaf role or `human`). */
 export type StepId = string;
 
-/**
- * A journey id: `j-` + UTC timestamp + `-` + 8 hex characters, e.g. `j-20261129T221500Z-1a2b3c4d`.
- * @pattern ^j-[0-9]{8}T[0-9]{6}Z-[0-9a-f]{8}$
- */
 export type JourneyId = string;
 
-/**
- * A question id: `q-` + the UTC date it was raised + `-` + a sequence number of at least three digits,
- * e.g. `q-20261129-001`.
- * @pattern ^q-[0-9]{8}-[0-9]{3,}$
- */
 export type QuestionId = string;
 
-/** A run between `devrites packet new` and its accepted (or abandoned) result. */
-export interface ActiveRun {
-  run_id: RunId;
-  role: RoleName;
-  /**
-   * Composite step id `<rite>/<role>#<n>`.
-   * @pattern ^rite(-[a-z0-9]+)*\/devrites-[a-z0-9-]+#[0-9]+$
-   */
-  step_id: string;
-  /** Repository-relative path of the packet. */
-  packet_path: RepoPath;
-  created_at: Timestamp;
-}
+export type ActiveRun = z.infer<typeof S.ActiveRunSchema>;
 
-/** Where an engine-driven journey stands. */
-export type JourneyStatus = "running" | "paused-gate" | "paused-await" | "blocked" | "done";
+export type JourneyStatus = z.infer<typeof S.JourneyStatusSchema>;
 
-/**
- * The journey the engine is driving: enough to find its definition and driver again on `devrites resume`.
- * The history itself lives in the ledgers, never here.
- */
-export interface JourneyRef {
-  id: JourneyId;
-  /**
-   * The registered journey definition, e.g. `demo`.
-   * @pattern ^[a-z0-9][a-z0-9-]*$
-   */
-  name: string;
-  /**
-   * The registered driver that dispatches its packets, e.g. `scripted` or `host`.
-   * @pattern ^[a-z0-9][a-z0-9-]*$
-   */
-  driver: string;
-  status: JourneyStatus;
-  started_at: Timestamp;
-}
+export type JourneyRef = z.infer<typeof S.JourneyRefSchema>;
 
-/** `.devrites/state.json`: where the journey stands. Rewritten atomically; the history is in the event logs. */
-export interface WorkspaceState {
-  schema: "devrites-state/v1";
-  /** The rite the journey is in, or null when idle. */
-  active_rite: string | null;
-  phase: Phase | null;
-  active_runs: ActiveRun[];
-  /** The engine-driven journey, when there is one (absent or null for journeys the host model drives). */
-  journey?: JourneyRef | null;
-  updated_at: Timestamp;
-}
+export type WorkspaceState = z.infer<typeof S.WorkspaceStateSchema>;
 
-/**
- * One line of `.devrites/runs/<run-id>/events.jsonl`. Append-only; never rewritten.
- *
- * Known types and their `data`: `step.intent` ({@link StepIntentData}, always the run's first engine
- * event, written before the packet exists), `step.dispatched`, `result.returned`, `result.checked`
- * ({@link ResultCheckedData}), `step.accepted`, `step.retry`, `step.blocked` ({@link StepBlockedData});
- * other modules add `packet.created`, `guard.decision`, `result.recorded`.
- */
-export interface RunEvent {
-  /** When it happened. */
-  ts: Timestamp;
-  run_id: RunId;
-  /** What happened, e.g. `packet.created`, `guard.decision`, `result.recorded`, `result.checked`. */
-  type: string;
-  /** Event-specific fields. */
-  data: Record<string, unknown>;
-}
+export type RunEvent = z.infer<typeof S.RunEventSchema>;
 
 /** How firmly the host enforced the leaf's boundary while it ran. */
 export type GuardStrength = "sandboxed" | "enforced" | "observed" | "unavailable" | "unverified" | "bypassed";
@@ -153,46 +85,13 @@ export interface StepBlockedData {
   detail: string;
 }
 
-/** Why a human must decide. Objective failures never raise a question; they end in a technical blocker. */
-export type QuestionKind = "product" | "scope" | "policy" | "irreversible" | "human-only";
+export type QuestionKind = z.infer<typeof S.QuestionKindSchema>;
 
-/** A human gate as raised: one line of `.devrites/questions.jsonl` with `type: "raised"`. */
-export interface QuestionRaised {
-  type: "raised";
-  qid: QuestionId;
-  kind: QuestionKind;
-  /** @minLength 1 */
-  question: string;
-  /** Suggested answers; empty when the answer is free text. */
-  options: string[];
-  raised_at: Timestamp;
-  /** The journey step that waits on the answer. */
-  step_id?: StepId;
-  /** The engine journey that raised it. */
-  journey_id?: JourneyId;
-  /** The run whose result carried the gate. */
-  run_id?: RunId;
-  /**
-   * The gate's own id inside that result.
-   * @pattern ^[a-z0-9][a-z0-9-]*$
-   */
-  gate_id?: string;
-}
+export type QuestionRaised = z.infer<typeof S.QuestionRaisedSchema>;
 
-/** An answer: one line of `.devrites/questions.jsonl` with `type: "answered"`, after the question's `raised` line. */
-export interface QuestionAnswered {
-  type: "answered";
-  qid: QuestionId;
-  /** @minLength 1 */
-  answer: string;
-  answered_at: Timestamp;
-}
+export type QuestionAnswered = z.infer<typeof S.QuestionAnsweredSchema>;
 
-/**
- * One line of `.devrites/questions.jsonl`.
- * @discriminator type
- */
-export type QuestionLine = QuestionRaised | QuestionAnswered;
+export type QuestionLine = z.infer<typeof S.QuestionLineSchema>;
 
 /** A question folded from its lines: the raised fields plus the answer, once given. */
 export interface Question {
@@ -209,25 +108,6 @@ export interface Question {
   answer?: string;
 }
 
-/**
- * A decision id: `d-` + UTC date + `-` + sequence number, e.g. `d-20261129-001`.
- * @pattern ^d-[0-9]{8}-[0-9]{3,}$
- */
 export type DecisionId = string;
 
-/** One accepted decision: one line of `.devrites/decisions.jsonl`. */
-export interface DecisionRecord {
-  id: DecisionId;
-  decided_at: Timestamp;
-  /** `human`: the answer to a question; `leaf`: a decision a leaf took within its remit, accepted with its result. */
-  source: "human" | "leaf";
-  /** @minLength 1 */
-  decision: string;
-  rationale: string;
-  /** The answered question, for `human` decisions. */
-  qid?: QuestionId;
-  /** The run whose accepted result carried it, for `leaf` decisions. */
-  run_id?: RunId;
-  step_id?: StepId;
-  journey_id?: JourneyId;
-}
+export type DecisionRecord = z.infer<typeof S.DecisionRecordSchema>;

@@ -1,8 +1,8 @@
 /**
- * Runtime checks of the workspace records. The record mirrors themselves live with the envelope mirrors in
- * `../envelope/zod.ts` (one set of JSON-Schema-faithful parsers, compile-time checked against the types and
- * differentially tested against the generated schemas); this module re-exports them under the run's names
- * and adds the shapes of the event payloads the engine depends on.
+ * Runtime checks of the workspace records. The records themselves are defined with the envelopes in
+ * `../envelope/zod.ts` (one source of parser, type and JSON Schema, differentially tested against the
+ * generated schemas); this module re-exports them under the run's names and adds the shapes of the event
+ * payloads the engine depends on.
  */
 
 import { z } from "zod";
