@@ -373,7 +373,7 @@ const CLI_RECORDS = new Set([
 const RUN_RECORDS = new Set(["packet.json", "baseline.json", "result.json", "events.jsonl"]);
 
 /**
- * A run's anchor or anchored verdicts in `.devrites/anchors/` (`src/dispatch/anchor.ts`): the run id's pattern
+ * A run's anchor or anchored verdicts in `.devrites/anchors/` (`src/packet/anchor.ts`): the run id's pattern
  * without its closing `$`, then the suffix.
  */
 const ANCHOR_FILE = new RegExp(`${RUN_ID_PATTERN.source.slice(0, -1)}\\.(?:json|verdicts\\.jsonl)$`);

@@ -239,7 +239,7 @@ function record(
     role,
     {
       tool: stringField(value, "tool_name") ?? null,
-      // the receipt's key: the host's id for this call, as its transcript names it (src/dispatch/receipts.ts)
+      // the receipt's key: the host's id for this call, as its transcript names it (src/result/receipts.ts)
       tool_use_id: stringField(value, "tool_use_id") ?? null,
       input_digest: inputDigest(value.tool_input),
       ...outcome,
