@@ -159,7 +159,7 @@ class Shell {
         return { observed: { kind: "awaiting", runs: yield* this.collect(action.runs) } };
       case "check":
         return {
-          observed: { kind: "checked", outcomes: yield* this.check(action.requests), recheck: false },
+          observed: { kind: "checked", outcomes: yield* this.check(action.requests) },
         };
       case "recheck":
         return yield* this.recheck(action.request);
@@ -260,7 +260,7 @@ class Shell {
       yield this.driverFailed(req, "re-check", e);
       return;
     }
-    return { observed: { kind: "checked", outcomes: { [req.run_id]: again }, recheck: true } };
+    return { observed: { kind: "checked", outcomes: { [req.run_id]: again } } };
   }
 
   private intent(data: StepIntentData): EngineEvent {

@@ -64,8 +64,11 @@ export interface Round {
   before: number;
   /** Runs the driver reported still out (collect). */
   awaiting: AwaitingRun[];
-  /** Check outcomes by run id, not yet persisted; `recheck` when judged again after a crash. */
-  outcomes: Readonly<Record<RunId, { outcome: CheckOutcome; recheck: boolean }>>;
+  /**
+   * Check outcomes by run id, not yet persisted. A rejection judged this round is already settled by its
+   * `result.checked`, so a rejection seen while persisting is a re-check's.
+   */
+  outcomes: Readonly<Record<RunId, CheckOutcome>>;
 }
 
 /** Where the engine is in the journey. */
@@ -134,16 +137,13 @@ export interface Plan {
 /** What the driver said, folded into the cursor: still-out runs from `collect`, outcomes from `check`. */
 export type Observation =
   | { kind: "awaiting"; runs: AwaitingRun[] }
-  | { kind: "checked"; outcomes: Readonly<Record<RunId, CheckOutcome>>; recheck: boolean };
+  | { kind: "checked"; outcomes: Readonly<Record<RunId, CheckOutcome>> };
 
 export function observe(at: Cursor, o: Observation): Cursor {
   if (at.at !== "round") return at;
   const r = at.round;
   if (o.kind === "awaiting") return { ...at, round: { ...r, awaiting: [...r.awaiting, ...o.runs] } };
-  const outcomes = { ...r.outcomes };
-  for (const [run, outcome] of Object.entries(o.outcomes))
-    outcomes[run as RunId] = { outcome, recheck: o.recheck };
-  return { ...at, round: { ...r, outcomes } };
+  return { ...at, round: { ...r, outcomes: { ...r.outcomes, ...o.outcomes } } };
 }
 
 /** The next action and where to continue after it. */
@@ -343,7 +343,7 @@ function roundStep(view: EngineView, at: Extract<Cursor, { at: "round" }>): Plan
       // Checked as accepted before a crash, its payload not persisted: judge it again.
       if (!seen) return { action: { kind: "recheck", request: requestOf(view, m, rec) }, next: at };
       return {
-        action: persistVerdict(m, rec, seen.outcome, seen.recheck),
+        action: persistVerdict(m, rec, seen),
         next: to("persist", r.member + 1),
       };
     }
@@ -437,7 +437,7 @@ function settleAccepted(view: EngineView, rec: AttemptRecord): Action | undefine
 }
 
 /** What a verdict that is not a rejection records: the payload, a leaf's escalation, or a failure. */
-function persistVerdict(m: Member, rec: AttemptRecord, c: CheckOutcome, recheck: boolean): Action {
+function persistVerdict(m: Member, rec: AttemptRecord, c: CheckOutcome): Action {
   const base = { step_id: m.stepId, attempt: rec.intent.attempt };
   const record = (type: string, data: Record<string, unknown>): Action => ({
     kind: "record",
@@ -445,7 +445,7 @@ function persistVerdict(m: Member, rec: AttemptRecord, c: CheckOutcome, recheck:
     type,
     data,
   });
-  if (recheck && c.verdict === "rejected")
+  if (c.verdict === "rejected")
     return record(EV.failed, {
       ...base,
       diagnostics: c.diagnostics.map((d) => ({ code: d.code, message: d.message })),
