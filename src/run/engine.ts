@@ -84,6 +84,11 @@ export async function* runJourney(opts: EngineOptions): AsyncGenerator<EngineEve
   }
 }
 
+type TerminalAction = Extract<
+  Action,
+  { kind: "pause-gate" | "pause-await" | "stop-blocked" | "finish" | "fail" }
+>;
+
 /** What performing an action produced beyond its events: how the journey stopped, or what the driver said. */
 type Performed = { stop?: EngineOutcome; observed?: Observation } | undefined;
 
@@ -116,7 +121,6 @@ class Shell {
   }
 
   async *perform(action: Action): AsyncGenerator<EngineEvent, Performed> {
-    const id = this.opts.ref.id;
     switch (action.kind) {
       case "start":
         this.setStatus("running");
@@ -163,22 +167,31 @@ class Shell {
         };
       case "recheck":
         return yield* this.recheck(action.request);
+      default:
+        return { stop: yield* this.stop(action) };
+    }
+  }
+
+  /** The terminal actions: a pause, a stop or the end, recorded in `state.json` and streamed. */
+  private *stop(action: TerminalAction): Generator<EngineEvent, EngineOutcome> {
+    const id = this.opts.ref.id;
+    switch (action.kind) {
       case "pause-gate":
         this.setStatus("paused-gate");
         for (const q of action.questions) yield { type: "gate", question: q };
-        return { stop: { status: "gate", journey_id: id, questions: action.questions } };
+        return { status: "gate", journey_id: id, questions: action.questions };
       case "pause-await":
         this.setStatus("paused-await");
         yield { type: "await", runs: action.runs };
-        return { stop: { status: "await", journey_id: id, runs: action.runs } };
+        return { status: "await", journey_id: id, runs: action.runs };
       case "stop-blocked":
         this.setStatus("blocked");
         for (const b of action.blockers) yield { type: "blocked", blocker: b };
-        return { stop: { status: "blocked", journey_id: id, blockers: action.blockers } };
+        return { status: "blocked", journey_id: id, blockers: action.blockers };
       case "finish":
         this.setStatus("done");
         yield { type: "done", journey_id: id };
-        return { stop: { status: "done", journey_id: id } };
+        return { status: "done", journey_id: id };
       case "fail":
         throw new Error(action.message);
     }

@@ -281,87 +281,118 @@ function recordAnswersThen(view: EngineView, stepIds: readonly StepId[], next: C
   return { action: { kind: "record-answers", decisions }, next };
 }
 
+/** A round as its phases see it. */
+interface InRound {
+  view: EngineView;
+  at: Extract<Cursor, { at: "round" }>;
+  members: Member[];
+  round: Round;
+  /** The cursor at another phase (and member) of this round. */
+  to(phase: RoundPhase, member?: number): Cursor;
+  /** The members whose latest attempt is open and matches `pick`. */
+  open(pick: (rec: AttemptRecord) => boolean): { m: Member; rec: AttemptRecord }[];
+}
+
 function roundStep(view: EngineView, at: Extract<Cursor, { at: "round" }>): Plan {
   const members = waveMembers(view, at.step, at.wave) ?? [];
-  const r = at.round;
-  const to = (phase: RoundPhase, member = 0): Cursor => ({ ...at, round: { ...r, phase, member } });
-  const open = (pick: (rec: AttemptRecord) => boolean) =>
-    members.flatMap((m) => {
-      const rec = latest(view, m.stepId);
-      return rec && !attemptSettled(rec) && pick(rec) ? [{ m, rec }] : [];
-    });
-  switch (r.phase) {
-    case "scan": {
-      const m = members[r.member];
-      if (!m) return { action: { kind: "sync-runs" }, next: to("dispatch") };
-      const found = scanMember(view, m);
-      if (!found) return nextStep(view, to("scan", r.member + 1));
-      return { action: found.action, next: to("scan", found.stay ? r.member : r.member + 1) };
-    }
-    case "dispatch": {
-      if (open(() => true).length === 0) {
-        const blockers: Blocker[] = members.flatMap((m) => {
-          const rec = latest(view, m.stepId);
-          return rec?.blocked ? [{ ...rec.blocked, run_id: rec.run_id }] : [];
-        });
-        if (blockers.length > 0) return { action: { kind: "stop-blocked", blockers }, next: at };
-        return nextStep(view, { at: "wave-end", step: at.step, wave: at.wave });
-      }
-      // Every attempt not yet confirmed as dispatched (the driver is idempotent per run id).
-      const todo = open((rec) => !rec.dispatched);
-      if (todo.length === 0) return nextStep(view, to("collect"));
-      return {
-        action: { kind: "dispatch", requests: todo.map((w) => requestOf(view, w.m, w.rec)) },
-        next: to("dispatch-sync"),
-      };
-    }
+  const round = at.round;
+  const c: InRound = {
+    view,
+    at,
+    members,
+    round,
+    to: (phase, member = 0) => ({ ...at, round: { ...round, phase, member } }),
+    open: (pick) =>
+      members.flatMap((m) => {
+        const rec = latest(view, m.stepId);
+        return rec && !attemptSettled(rec) && pick(rec) ? [{ m, rec }] : [];
+      }),
+  };
+  switch (round.phase) {
+    case "scan":
+      return scanPhase(c);
+    case "dispatch":
+      return dispatchPhase(c);
     case "dispatch-sync":
-      return { action: { kind: "sync-runs" }, next: to("collect") };
-    case "collect": {
-      const todo = open((rec) => rec.dispatched && !rec.returned);
-      if (todo.length === 0) return nextStep(view, to("check"));
-      const runs = todo.map((w) => ({
-        request: requestOf(view, w.m, w.rec),
-        packet_path: w.rec.packet_path ?? workspacePaths.packet(w.rec.run_id),
-      }));
-      return { action: { kind: "collect", runs }, next: to("check") };
-    }
-    case "check": {
-      const todo = open((rec) => rec.returned && !rec.checked);
-      if (todo.length === 0) return nextStep(view, to("persist"));
-      return {
-        action: { kind: "check", requests: todo.map((w) => requestOf(view, w.m, w.rec)) },
-        next: to("persist"),
-      };
-    }
-    case "persist": {
-      const m = members[r.member];
-      if (!m) return { action: { kind: "sync-runs" }, next: to("end") };
-      const rec = latest(view, m.stepId);
-      if (!rec?.checked || attemptSettled(rec)) return nextStep(view, to("persist", r.member + 1));
-      const seen = r.outcomes[rec.run_id];
-      // Checked as accepted before a crash, its payload not persisted: judge it again.
-      if (!seen) return { action: { kind: "recheck", request: requestOf(view, m, rec) }, next: at };
-      return {
-        action: persistVerdict(m, rec, seen),
-        next: to("persist", r.member + 1),
-      };
-    }
-    case "end": {
-      // Pause for the runs still out only when nothing else moved: retries of rejected members and the
-      // gates of accepted ones go ahead first.
-      if (view.ledger.size !== r.before)
-        return nextStep(view, { at: "round", step: at.step, wave: at.wave, round: newRound(view) });
-      if (r.awaiting.length > 0) return { action: { kind: "pause-await", runs: r.awaiting }, next: at };
-      return {
-        action: {
-          kind: "fail",
-          message: "engine made no progress on a wave with nothing outstanding (a bug)",
-        },
-        next: at,
-      };
-    }
+      return { action: { kind: "sync-runs" }, next: c.to("collect") };
+    case "collect":
+      return collectPhase(c);
+    case "check":
+      return checkPhase(c);
+    case "persist":
+      return persistPhase(c);
+    case "end":
+      return roundEnd(c);
   }
+}
+
+function scanPhase({ view, members, round, to }: InRound): Plan {
+  const m = members[round.member];
+  if (!m) return { action: { kind: "sync-runs" }, next: to("dispatch") };
+  const found = scanMember(view, m);
+  if (!found) return nextStep(view, to("scan", round.member + 1));
+  return { action: found.action, next: to("scan", found.stay ? round.member : round.member + 1) };
+}
+
+/** Stop at the blockers (or end the wave) when no member has an open attempt; else dispatch the unsent. */
+function dispatchPhase({ view, at, members, to, open }: InRound): Plan {
+  if (open(() => true).length === 0) {
+    const blockers: Blocker[] = members.flatMap((m) => {
+      const rec = latest(view, m.stepId);
+      return rec?.blocked ? [{ ...rec.blocked, run_id: rec.run_id }] : [];
+    });
+    if (blockers.length > 0) return { action: { kind: "stop-blocked", blockers }, next: at };
+    return nextStep(view, { at: "wave-end", step: at.step, wave: at.wave });
+  }
+  // Every attempt not yet confirmed as dispatched (the driver is idempotent per run id).
+  const todo = open((rec) => !rec.dispatched);
+  if (todo.length === 0) return nextStep(view, to("collect"));
+  return {
+    action: { kind: "dispatch", requests: todo.map((w) => requestOf(view, w.m, w.rec)) },
+    next: to("dispatch-sync"),
+  };
+}
+
+function collectPhase({ view, to, open }: InRound): Plan {
+  const todo = open((rec) => rec.dispatched && !rec.returned);
+  if (todo.length === 0) return nextStep(view, to("check"));
+  const runs = todo.map((w) => ({
+    request: requestOf(view, w.m, w.rec),
+    packet_path: w.rec.packet_path ?? workspacePaths.packet(w.rec.run_id),
+  }));
+  return { action: { kind: "collect", runs }, next: to("check") };
+}
+
+function checkPhase({ view, to, open }: InRound): Plan {
+  const todo = open((rec) => rec.returned && !rec.checked);
+  if (todo.length === 0) return nextStep(view, to("persist"));
+  return {
+    action: { kind: "check", requests: todo.map((w) => requestOf(view, w.m, w.rec)) },
+    next: to("persist"),
+  };
+}
+
+function persistPhase({ view, at, members, round, to }: InRound): Plan {
+  const m = members[round.member];
+  if (!m) return { action: { kind: "sync-runs" }, next: to("end") };
+  const rec = latest(view, m.stepId);
+  if (!rec?.checked || attemptSettled(rec)) return nextStep(view, to("persist", round.member + 1));
+  const seen = round.outcomes[rec.run_id];
+  // Checked as accepted before a crash, its payload not persisted: judge it again.
+  if (!seen) return { action: { kind: "recheck", request: requestOf(view, m, rec) }, next: at };
+  return { action: persistVerdict(m, rec, seen), next: to("persist", round.member + 1) };
+}
+
+/**
+ * Pause for the runs still out only when nothing else moved: retries of rejected members and the gates of
+ * accepted ones go ahead first.
+ */
+function roundEnd({ view, at, round }: InRound): Plan {
+  if (view.ledger.size !== round.before)
+    return nextStep(view, { at: "round", step: at.step, wave: at.wave, round: newRound(view) });
+  if (round.awaiting.length > 0) return { action: { kind: "pause-await", runs: round.awaiting }, next: at };
+  const message = "engine made no progress on a wave with nothing outstanding (a bug)";
+  return { action: { kind: "fail", message }, next: at };
 }
 
 /** A member's share of the scan: what its latest attempt calls for, and whether it calls for more after. */
