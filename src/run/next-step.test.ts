@@ -11,6 +11,7 @@ import {
   nextStep,
   observe,
   type Round,
+  type RoundPhase,
   START,
 } from "./next-step.js";
 import type { Question, ResultCheckedData, StepId } from "./workspace-types.js";
@@ -524,5 +525,55 @@ describe("nextStep is pure", () => {
     const before = JSON.stringify({ records, at });
     expect(nextStep(v, at)).toEqual(nextStep(v, at));
     expect(JSON.stringify({ records, at })).toBe(before);
+  });
+});
+
+describe("nextStep: which batch an attempt belongs to, by what the ledger says of it", () => {
+  const blocked = {
+    step_id: A,
+    attempt: 1,
+    kind: "technical" as const,
+    reason: "leaf-escalated" as const,
+    fingerprint: "f",
+    detail: "d",
+  };
+  const states: Record<string, Partial<AttemptRecord>> = {
+    "intent only": {},
+    dispatched: { dispatched: true },
+    returned: { dispatched: true, returned: true },
+    "checked accepted, not persisted": checked("accepted"),
+    "checked rejected": checked("rejected"),
+    "failed in the driver": { dispatched: true, failed: [{ code: "engine.driver-error", message: "x" }] },
+    accepted: accepted(A, 1),
+    blocked: { ...checked("accepted"), blocked },
+  };
+  // Member B is accepted throughout, so only A's state decides. A phase with nothing for A falls through to
+  // the next: "passed" is the end of the round reached without acting on A; "wave-end" is the wave over (the
+  // next step, a gate, is raised).
+  const table: [string, string, string, string, string][] = [
+    // state, then the plan at: dispatch, collect, check, persist
+    ["intent only", "dispatch", "passed", "passed", "passed"],
+    ["dispatched", "collect", "collect", "passed", "passed"],
+    ["returned", "check", "check", "check", "passed"],
+    ["checked accepted, not persisted", "recheck", "recheck", "recheck", "recheck"],
+    ["checked rejected", "wave-end", "passed", "passed", "passed"],
+    ["failed in the driver", "wave-end", "passed", "passed", "passed"],
+    ["accepted", "wave-end", "passed", "passed", "passed"],
+    ["blocked", "stop-blocked", "passed", "passed", "passed"],
+  ];
+  const planAt = (state: string, phase: RoundPhase): string => {
+    const v = view([attempt(A, 1, states[state]), attempt(B, 1, accepted(B, 1), 2)], { size: 1 });
+    const { action, next } = nextStep(v, inRound({ phase, before: 1 }));
+    if (action.kind === "sync-runs" && next.at === "round" && next.round.phase === "end") return "passed";
+    if (action.kind === "raise-gate") return "wave-end";
+    return action.kind;
+  };
+  it.each(table)("%s: dispatch → %s, collect → %s, check → %s, persist → %s", (state, d, c, k, p) => {
+    expect((["dispatch", "collect", "check", "persist"] as const).map((ph) => planAt(state, ph))).toEqual([
+      d,
+      c,
+      k,
+      p,
+    ]);
   });
 });
