@@ -1,5 +1,7 @@
 /**
- * The engine: a journey as an async generator with pause points.
+ * The engine: a journey as an async generator with pause points — an imperative shell around the pure
+ * planner in `./next-step.ts`. The loop asks `nextStep` what to do, performs it through the driver, the
+ * ledger and the workspace files, streams what it wrote, and asks again.
  *
  * Every effect is preceded by its intent in the ledger (`step.intent` before `dispatch`, `step.dispatched`
  * before `collect`, …) and every step attempt is keyed by step id + attempt. Starting the generator again
@@ -11,39 +13,36 @@
  * ends with `done`.
  */
 
-import { type Diagnostic, error } from "../core/diagnostics.js";
 import { newRunId } from "../envelope/ids.js";
-import { isRoleName, ROLES } from "../envelope/roles.js";
-import type { Gate } from "../envelope/types.js";
-import { recordDecision } from "./decisions.js";
+import type { RunId } from "../envelope/types.js";
+import { type DecisionInput, recordDecision } from "./decisions.js";
 import type {
   AwaitingRun,
-  Blocker,
   CheckOutcome,
   DispatchRequest,
-  DispatchStep,
   Driver,
   EngineEvent,
   EngineOutcome,
-  GateStep,
   Journey,
-  JourneyContext,
-  PacketSpec,
 } from "./engine-types.js";
-import { type AcceptedData, type AttemptRecord, attemptSettled, EV, JourneyLedger } from "./ledger.js";
+import { type LaidStep, layoutJourney } from "./layout.js";
+import { EV, JourneyLedger } from "./ledger.js";
 import { acquireEngineLock } from "./lock.js";
-import { planWaves } from "./plan.js";
-import { raiseQuestion, readQuestions } from "./questions.js";
-import { decideRetry, type RejectedAttempt, retryObjective } from "./retry.js";
+import {
+  type Action,
+  type CollectItem,
+  type Cursor,
+  type EngineView,
+  nextStep,
+  type Observation,
+  observe,
+  START,
+} from "./next-step.js";
+import { type RaiseInput, raiseQuestion, readQuestions } from "./questions.js";
 import { readState, workspacePaths, writeState } from "./workspace.js";
-import type {
-  ActiveRun,
-  JourneyRef,
-  Question,
-  QuestionKind,
-  StepId,
-  WorkspaceState,
-} from "./workspace-types.js";
+import type { ActiveRun, JourneyRef, Question, StepIntentData, WorkspaceState } from "./workspace-types.js";
+
+export { type LaidStep, layoutJourney } from "./layout.js";
 
 export interface EngineOptions {
   /** Repository root (the folder holding `.devrites/`). */
@@ -58,69 +57,6 @@ export interface EngineOptions {
   mintRunId?: (now: string) => string;
 }
 
-/** A journey step with its derived step ids. */
-export type LaidStep =
-  | { kind: "dispatch"; index: number; step: DispatchStep; stepIds: StepId[] }
-  | { kind: "gate"; index: number; step: GateStep; stepId: StepId };
-
-const RITE_RE = /^rite(-[a-z0-9]+)*$/;
-
-/**
- * Derive the step ids (pure): the n-th packet of a role in a rite is `<rite>/<role>#<n>`; the n-th gate of a
- * rite is `<rite>/human#<n>`. Also checks the journey's shape.
- */
-export function layoutJourney(journey: Journey): { steps: LaidStep[]; diagnostics: Diagnostic[] } {
-  const diagnostics: Diagnostic[] = [];
-  const counters = new Map<string, number>();
-  const next = (rite: string, actor: string): StepId => {
-    const key = `${rite}/${actor}`;
-    const n = (counters.get(key) ?? 0) + 1;
-    counters.set(key, n);
-    return `${key}#${n}`;
-  };
-  const steps: LaidStep[] = [];
-  journey.steps.forEach((step, index) => {
-    const where = `steps[${index}]`;
-    if (!RITE_RE.test(step.rite))
-      diagnostics.push(error("journey.bad-rite", `${where}: not a rite name: ${step.rite}`));
-    if (step.kind === "gate") {
-      if (!step.gate.question.trim())
-        diagnostics.push(error("journey.empty-question", `${where}: the gate has no question`));
-      steps.push({ kind: "gate", index, step, stepId: next(step.rite, "human") });
-      return;
-    }
-    if (step.packets.length === 0)
-      diagnostics.push(error("journey.empty-dispatch", `${where}: a dispatch step needs packets`));
-    const stepIds = step.packets.map((p, i) => {
-      if (!isRoleName(p.role))
-        diagnostics.push(error("journey.bad-role", `${where}.packets[${i}]: unknown role ${String(p.role)}`));
-      if (ROLES[p.role]?.mode !== "writer" && (p.scope?.allowed_repo_writes.length ?? 0) > 0)
-        diagnostics.push(
-          error("journey.reader-writes", `${where}.packets[${i}]: a read-only role cannot have writes`),
-        );
-      return next(step.rite, p.role);
-    });
-    steps.push({ kind: "dispatch", index, step, stepIds });
-  });
-  return { steps, diagnostics };
-}
-
-/** Map a leaf's escalation-free gate to a question kind (the result's gate kinds are the same set). */
-function gateKind(g: Gate): QuestionKind {
-  return g.kind;
-}
-
-interface Member {
-  stepId: StepId;
-  spec: PacketSpec;
-  step: DispatchStep;
-}
-
-type WaveOutcome =
-  | { kind: "ok" }
-  | { kind: "await"; runs: AwaitingRun[] }
-  | { kind: "blocked"; blockers: Blocker[] };
-
 /**
  * Run (or resume) a journey. Returns how it stopped; see {@link EngineOutcome}. A second engine on the same
  * workspace is refused (`engine.locked`), and so is a workspace whose `state.json` is corrupt (it is never
@@ -128,536 +64,284 @@ type WaveOutcome =
  */
 export async function* runJourney(opts: EngineOptions): AsyncGenerator<EngineEvent, EngineOutcome, void> {
   const now = opts.now ?? (() => new Date().toISOString());
-  const mintRunId = opts.mintRunId ?? ((t: string) => newRunId(t));
-  const { root, driver, ref } = opts;
   const laid = layoutJourney(opts.journey);
   if (laid.diagnostics.length > 0) return { status: "refused", diagnostics: laid.diagnostics };
-
-  const lock = acquireEngineLock(root);
+  const lock = acquireEngineLock(opts.root);
   if (!lock.ok) return { status: "refused", diagnostics: lock.diagnostics };
   try {
-    const read = readState(root, now());
+    const read = readState(opts.root, now());
     if (!read.ok) return { status: "refused", diagnostics: read.diagnostics };
-    let state: WorkspaceState = read.state;
-    const ledger = new JourneyLedger(root, ref.id);
-    let questions: Question[] = readQuestions(root).questions;
-
-    const saveState = (patch: Partial<WorkspaceState>): void => {
-      const nextState: WorkspaceState = { ...state, ...patch };
-      const { updated_at: _a, ...a } = nextState;
-      const { updated_at: _b, ...b } = state;
-      if (read.exists && JSON.stringify(a) === JSON.stringify(b)) return;
-      state = { ...nextState, updated_at: now() };
-      writeState(root, state);
-      read.exists = true;
-    };
-    const setStatus = (status: JourneyRef["status"]): void =>
-      saveState({
-        journey: { ...ref, status },
-        ...(status === "done" ? { active_rite: null, phase: null } : {}),
-      });
-    /** `state.active_runs`: runs of others kept, this journey's open attempts derived from the ledger. */
-    const syncActiveRuns = (): void => {
-      const others = state.active_runs.filter((r) => !ledger.ownsRun(r.run_id));
-      const mine: ActiveRun[] = ledger.openRuns().map((r) => ({
-        run_id: r.run_id,
-        role: r.intent.role,
-        step_id: r.intent.step_id,
-        packet_path: r.packet_path ?? workspacePaths.packet(r.run_id),
-        created_at: r.created_at,
-      }));
-      saveState({ active_runs: [...others, ...mine] });
-    };
-
-    const ctx: JourneyContext = {
-      journeyId: ref.id,
-      accepted: (stepId) => {
-        const a = ledger.acceptedOf(stepId)?.accepted;
-        return a ? { status: a.status, payload: a.payload } : undefined;
-      },
-      answer: (stepId) =>
-        questions.find((q) => q.journey_id === ref.id && q.step_id === stepId && q.gate_id === undefined)
-          ?.answer,
-    };
-
-    setStatus("running");
-    syncActiveRuns();
-
-    const objectiveOf = (m: Member): string =>
-      typeof m.spec.objective === "function" ? m.spec.objective(ctx) : m.spec.objective;
-
-    const requestOf = (m: Member, rec: AttemptRecord): DispatchRequest => ({
-      journey_id: ref.id,
-      run_id: rec.run_id,
-      step_id: m.stepId,
-      attempt: rec.intent.attempt,
-      rite: m.step.rite,
-      phase: m.step.phase,
-      role: m.spec.role,
-      objective: rec.intent.objective,
-      inputs: m.spec.inputs ?? [],
-      scope: m.spec.scope ?? { in: [], out: [], allowed_repo_writes: [] },
-      budgets: m.spec.budgets ?? {},
-    });
-
-    /** Raise each gate of an accepted result once, and record its stood decisions once. */
-    async function* afterAccept(rec: AttemptRecord, acc: AcceptedData): AsyncGenerator<EngineEvent> {
-      for (const d of acc.decisions_stood) {
-        const { record: decision, created } = recordDecision(
-          root,
-          {
-            source: "leaf",
-            decision: d.decision,
-            rationale: d.rationale,
-            run_id: rec.run_id,
-            step_id: acc.step_id,
-            journey_id: ref.id,
-          },
-          now(),
-        );
-        if (created) yield { type: "decision", decision };
-      }
-      for (const g of acc.gates) {
-        const known = questions.find(
-          (q) => q.journey_id === ref.id && q.run_id === rec.run_id && q.gate_id === g.id,
-        );
-        if (known) continue;
-        const raised = raiseQuestion(
-          root,
-          {
-            kind: gateKind(g),
-            question: g.recommendation ? `${g.question} (recommended: ${g.recommendation})` : g.question,
-            options: [...new Set(g.options.filter((o) => o.trim() !== ""))],
-            step_id: acc.step_id,
-            journey_id: ref.id,
-            run_id: rec.run_id,
-            gate_id: g.id,
-          },
-          now(),
-        );
-        if (raised.ok) {
-          questions = [...questions, raised.question];
-          yield { type: "question", question: raised.question };
-        }
-      }
+    const shell = new Shell(opts, laid.steps, read.state, read.exists, now);
+    let at: Cursor = START;
+    for (;;) {
+      const { action, next } = nextStep(shell.view(), at);
+      const performed = yield* shell.perform(action);
+      if (performed?.stop) return performed.stop;
+      at = performed?.observed ? observe(next, performed.observed) : next;
     }
-
-    /** Record an accepted (or leaf-escalated) result. */
-    function* accept(m: Member, rec: AttemptRecord, check: CheckOutcome): Generator<EngineEvent> {
-      const result = check.result;
-      if (!result) {
-        yield {
-          type: "run",
-          event: ledger.append(
-            rec.run_id,
-            EV.failed,
-            {
-              step_id: m.stepId,
-              attempt: rec.intent.attempt,
-              diagnostics: [
-                { code: "engine.no-result", message: "the driver accepted a result it did not return" },
-              ],
-            },
-            now(),
-          ),
-        };
-        return;
-      }
-      if (result.status === "blocked" || result.status === "failed") {
-        const esc = result.escalation;
-        yield {
-          type: "run",
-          event: ledger.append(
-            rec.run_id,
-            EV.blocked,
-            {
-              step_id: m.stepId,
-              attempt: rec.intent.attempt,
-              kind: "technical",
-              reason: "leaf-escalated",
-              fingerprint: `${m.spec.role}|${m.stepId}|leaf.${result.status}`,
-              detail: esc ? `${esc.reason}: ${esc.detail}` : `the leaf reported ${result.status}`,
-            },
-            now(),
-          ),
-        };
-        return;
-      }
-      const data: AcceptedData = {
-        step_id: m.stepId,
-        attempt: rec.intent.attempt,
-        status: result.status,
-        payload: result.payload,
-        gates: result.gates,
-        decisions_stood: result.decisions_stood,
-      };
-      yield {
-        type: "run",
-        event: ledger.append(rec.run_id, EV.accepted, { ...data }, now()),
-      };
-    }
-
-    /** Run one wave to completion, to a pause (`await`) or to technical blockers. */
-    async function* runWave(members: Member[]): AsyncGenerator<EngineEvent, WaveOutcome> {
-      for (;;) {
-        const before = ledger.size;
-        const work: { m: Member; rec: AttemptRecord }[] = [];
-        const blockers: Blocker[] = [];
-        for (const m of members) {
-          const latest = ledger.latest(m.stepId);
-          if (latest?.accepted) {
-            yield* afterAccept(latest, latest.accepted);
-            continue;
-          }
-          if (latest?.blocked) {
-            blockers.push({ ...latest.blocked, run_id: latest.run_id });
-            continue;
-          }
-          let rec = latest;
-          if (!rec) {
-            rec = yield* intent(m, 1, objectiveOf(m));
-          } else if (attemptSettled(rec)) {
-            const history: RejectedAttempt[] = ledger
-              .attempts(m.stepId)
-              .filter((a) => attemptSettled(a) && !a.accepted)
-              .map((a) => ({
-                attempt: a.intent.attempt,
-                malformed: a.checked?.malformed === true,
-                diagnostics: a.failed ?? a.checked?.diagnostics ?? [],
-              }));
-            const decision = decideRetry(m.spec.role, m.stepId, history);
-            if (decision.action === "block") {
-              const ev = ledger.append(
-                rec.run_id,
-                EV.blocked,
-                {
-                  step_id: m.stepId,
-                  attempt: rec.intent.attempt,
-                  kind: "technical",
-                  reason: decision.reason,
-                  fingerprint: decision.fingerprint,
-                  detail: decision.detail,
-                },
-                now(),
-              );
-              yield { type: "run", event: ev };
-              const blocked = ledger.latest(m.stepId)?.blocked;
-              if (blocked) blockers.push({ ...blocked, run_id: rec.run_id });
-              continue;
-            }
-            if (!rec.retried) {
-              yield {
-                type: "run",
-                event: ledger.append(
-                  rec.run_id,
-                  EV.retry,
-                  {
-                    step_id: m.stepId,
-                    attempt: rec.intent.attempt,
-                    next_attempt: decision.nextAttempt,
-                    fingerprint: decision.fingerprint,
-                  },
-                  now(),
-                ),
-              };
-            }
-            rec = yield* intent(
-              m,
-              decision.nextAttempt,
-              retryObjective(objectiveOf(m), rec.intent.attempt, decision.defect),
-            );
-          }
-          work.push({ m, rec });
-        }
-        syncActiveRuns();
-        if (work.length === 0) return blockers.length > 0 ? { kind: "blocked", blockers } : { kind: "ok" };
-
-        // Dispatch every attempt not yet confirmed as dispatched (idempotent per run id in the driver).
-        const toDispatch = work.filter((w) => !w.rec.dispatched && !attemptSettled(w.rec));
-        const sent = await Promise.allSettled(toDispatch.map((w) => driver.dispatch(requestOf(w.m, w.rec))));
-        for (const [i, w] of toDispatch.entries()) {
-          const s = sent[i];
-          if (s?.status === "fulfilled") {
-            yield {
-              type: "run",
-              event: ledger.append(
-                w.rec.run_id,
-                EV.dispatched,
-                {
-                  step_id: w.m.stepId,
-                  attempt: w.rec.intent.attempt,
-                  packet_path: s.value.packet_path ?? workspacePaths.packet(w.rec.run_id),
-                },
-                now(),
-              ),
-            };
-          } else yield driverFailed(w, "dispatch", s?.reason);
-        }
-        syncActiveRuns();
-
-        // Collect what has returned; remember what is still out.
-        const awaiting: AwaitingRun[] = [];
-        const toCollect = work.filter((w) => w.rec.dispatched && !w.rec.returned && !attemptSettled(w.rec));
-        const got = await Promise.allSettled(toCollect.map((w) => driver.collect(requestOf(w.m, w.rec))));
-        for (const [i, w] of toCollect.entries()) {
-          const g = got[i];
-          if (g?.status === "rejected") yield driverFailed(w, "collect", g.reason);
-          else if (g?.value.state === "returned")
-            yield {
-              type: "run",
-              event: ledger.append(
-                w.rec.run_id,
-                EV.returned,
-                { step_id: w.m.stepId, attempt: w.rec.intent.attempt },
-                now(),
-              ),
-            };
-          else
-            awaiting.push({
-              run_id: w.rec.run_id,
-              step_id: w.m.stepId,
-              role: w.m.spec.role,
-              packet_path: w.rec.packet_path ?? workspacePaths.packet(w.rec.run_id),
-              ...(g?.value.state === "pending" && g.value.instruction
-                ? { instruction: g.value.instruction }
-                : {}),
-            });
-        }
-
-        // Check what has returned and is not yet judged.
-        const toCheck = work.filter((w) => w.rec.returned && !w.rec.checked && !attemptSettled(w.rec));
-        const judged = await Promise.allSettled(toCheck.map((w) => driver.check(requestOf(w.m, w.rec))));
-        for (const [i, w] of toCheck.entries()) {
-          const j = judged[i];
-          if (j?.status !== "fulfilled") {
-            yield driverFailed(w, "check", j?.reason);
-            continue;
-          }
-          const c = j.value;
-          yield {
-            type: "run",
-            event: ledger.append(
-              w.rec.run_id,
-              EV.checked,
-              {
-                verdict: c.verdict,
-                ...(c.guard_strength ? { guard_strength: c.guard_strength } : {}),
-                step_id: w.m.stepId,
-                attempt: w.rec.intent.attempt,
-                malformed: c.malformed === true,
-                diagnostics: c.diagnostics.map((d) => ({
-                  code: d.code,
-                  message: d.message,
-                  ...(d.path ? { path: d.path } : {}),
-                })),
-              },
-              now(),
-            ),
-          };
-        }
-        // Persist accepted payloads (also for attempts checked before a crash but not yet persisted).
-        for (const w of work) {
-          const ch = w.rec.checked;
-          if (!ch || ch.verdict === "rejected" || w.rec.accepted || w.rec.blocked || w.rec.failed) continue;
-          if (toCheck.includes(w)) {
-            const outcome = (judged[toCheck.indexOf(w)] as PromiseFulfilledResult<CheckOutcome> | undefined)
-              ?.value;
-            if (outcome) yield* accept(w.m, w.rec, outcome);
-            continue;
-          }
-          // Checked as accepted before a crash, payload not yet persisted: judge it again (checks are pure).
-          let again: CheckOutcome;
-          try {
-            again = await driver.check(requestOf(w.m, w.rec));
-          } catch (e) {
-            yield driverFailed(w, "re-check", e);
-            continue;
-          }
-          if (again.verdict === "rejected")
-            yield {
-              type: "run",
-              event: ledger.append(
-                w.rec.run_id,
-                EV.failed,
-                {
-                  step_id: w.m.stepId,
-                  attempt: w.rec.intent.attempt,
-                  diagnostics: again.diagnostics.map((d) => ({ code: d.code, message: d.message })),
-                },
-                now(),
-              ),
-            };
-          else yield* accept(w.m, w.rec, again);
-        }
-        syncActiveRuns();
-        // Pause for the runs still out only when nothing else moved: retries of rejected members and the
-        // gates of accepted ones go ahead first.
-        if (ledger.size === before) {
-          if (awaiting.length > 0) return { kind: "await", runs: awaiting };
-          throw new Error("engine made no progress on a wave with nothing outstanding (a bug)");
-        }
-      }
-    }
-
-    function driverFailed(w: { m: Member; rec: AttemptRecord }, phase: string, reason: unknown): EngineEvent {
-      const message = reason instanceof Error ? reason.message : String(reason);
-      return {
-        type: "run",
-        event: ledger.append(
-          w.rec.run_id,
-          EV.failed,
-          {
-            step_id: w.m.stepId,
-            attempt: w.rec.intent.attempt,
-            diagnostics: [{ code: "engine.driver-error", message: `${phase} failed: ${message}` }],
-          },
-          now(),
-        ),
-      };
-    }
-
-    async function* intent(
-      m: Member,
-      attempt: number,
-      objective: string,
-    ): AsyncGenerator<EngineEvent, AttemptRecord> {
-      const runId = mintRunId(now());
-      const ev = ledger.append(
-        runId,
-        EV.intent,
-        {
-          journey_id: ref.id,
-          step_id: m.stepId,
-          attempt,
-          role: m.spec.role,
-          rite: m.step.rite,
-          phase: m.step.phase,
-          objective,
-        },
-        now(),
-      );
-      yield { type: "run", event: ev };
-      const rec = ledger.latest(m.stepId);
-      if (!rec || rec.run_id !== runId) throw new Error(`ledger did not index the intent of ${m.stepId}`);
-      return rec;
-    }
-
-    /** Human answers to questions of this journey become accepted decisions, once. */
-    function* recordAnswers(stepIds: readonly StepId[]): Generator<EngineEvent> {
-      for (const q of questions) {
-        if (q.journey_id !== ref.id || q.answer === undefined || !q.step_id || !stepIds.includes(q.step_id))
-          continue;
-        const { record: decision, created } = recordDecision(
-          root,
-          {
-            source: "human",
-            decision: q.answer,
-            rationale: q.question,
-            qid: q.qid,
-            step_id: q.step_id,
-            journey_id: ref.id,
-          },
-          now(),
-        );
-        if (created) yield { type: "decision", decision };
-      }
-    }
-
-    for (const ls of laid.steps) {
-      const step = ls.step;
-      if (step.when && !step.when(ctx)) continue;
-      if (state.active_rite !== step.rite || state.phase !== step.phase)
-        saveState({ active_rite: step.rite, phase: step.phase });
-
-      if (ls.kind === "gate") {
-        let q = questions.find(
-          (x) => x.journey_id === ref.id && x.step_id === ls.stepId && x.gate_id === undefined,
-        );
-        if (!q) {
-          yield { type: "step", step_id: ls.stepId, rite: step.rite, phase: step.phase, kind: "gate" };
-          const g = (step as GateStep).gate;
-          const raised = raiseQuestion(
-            root,
-            {
-              kind: g.kind,
-              question: g.question,
-              options: g.options ?? [],
-              step_id: ls.stepId,
-              journey_id: ref.id,
-            },
-            now(),
-          );
-          if (!raised.ok) return { status: "refused", diagnostics: raised.diagnostics };
-          q = raised.question;
-          questions = [...questions, q];
-          yield { type: "question", question: q };
-        }
-        if (q.answer === undefined) {
-          setStatus("paused-gate");
-          yield { type: "gate", question: q };
-          return { status: "gate", journey_id: ref.id, questions: [q] };
-        }
-        yield* recordAnswers([ls.stepId]);
-        continue;
-      }
-
-      const members: Member[] = (step as DispatchStep).packets.map((spec, i) => ({
-        stepId: ls.stepIds[i] as StepId,
-        spec,
-        step: step as DispatchStep,
-      }));
-      if (members.some((m) => !ledger.acceptedOf(m.stepId)))
-        yield {
-          type: "step",
-          step_id: ls.stepIds[0] as StepId,
-          rite: step.rite,
-          phase: step.phase,
-          kind: "dispatch",
-        };
-      const waves = planWaves(
-        members.map((m) => ({
-          mode: ROLES[m.spec.role].mode,
-          paths: [...(m.spec.scope?.in ?? []), ...(m.spec.inputs ?? []).map((x) => x.path)],
-        })),
-      );
-      for (const wave of waves) {
-        const wm = wave.map((i) => members[i] as Member);
-        if (wm.some((m) => !ledger.acceptedOf(m.stepId)))
-          yield { type: "wave", step_ids: wm.map((m) => m.stepId) };
-        const out = yield* runWave(wm);
-        if (out.kind === "await") {
-          setStatus("paused-await");
-          yield { type: "await", runs: out.runs };
-          return { status: "await", journey_id: ref.id, runs: out.runs };
-        }
-        if (out.kind === "blocked") {
-          setStatus("blocked");
-          for (const b of out.blockers) yield { type: "blocked", blocker: b };
-          return { status: "blocked", journey_id: ref.id, blockers: out.blockers };
-        }
-        // Gates raised by accepted results hold the journey until every one is answered.
-        const waveSteps = wm.map((m) => m.stepId);
-        const open = questions.filter(
-          (x) =>
-            x.journey_id === ref.id &&
-            x.gate_id !== undefined &&
-            x.step_id !== undefined &&
-            waveSteps.includes(x.step_id) &&
-            x.answer === undefined,
-        );
-        if (open.length > 0) {
-          setStatus("paused-gate");
-          for (const q of open) yield { type: "gate", question: q };
-          return { status: "gate", journey_id: ref.id, questions: open };
-        }
-        yield* recordAnswers(waveSteps);
-      }
-    }
-    setStatus("done");
-    yield { type: "done", journey_id: ref.id };
-    return { status: "done", journey_id: ref.id };
   } finally {
     lock.release();
+  }
+}
+
+type TerminalAction = Extract<
+  Action,
+  { kind: "pause-gate" | "pause-await" | "stop-blocked" | "finish" | "fail" }
+>;
+
+/** What performing an action produced beyond its events: how the journey stopped, or what the driver said. */
+type Performed = { stop?: EngineOutcome; observed?: Observation } | undefined;
+
+/** The engine's effects: the driver, the ledger, `state.json`, the questions and decisions files. */
+class Shell {
+  private readonly ledger: JourneyLedger;
+  private questions: Question[];
+  private readonly mintRunId: (now: string) => string;
+
+  constructor(
+    private readonly opts: EngineOptions,
+    private readonly steps: readonly LaidStep[],
+    private state: WorkspaceState,
+    private stateExists: boolean,
+    private readonly now: () => string,
+  ) {
+    this.ledger = new JourneyLedger(opts.root, opts.ref.id);
+    this.questions = readQuestions(opts.root).questions;
+    this.mintRunId = opts.mintRunId ?? ((t: string) => newRunId(t));
+  }
+
+  view(): EngineView {
+    return {
+      journeyId: this.opts.ref.id,
+      steps: this.steps,
+      ledger: this.ledger,
+      questions: this.questions,
+      active: { rite: this.state.active_rite, phase: this.state.phase },
+    };
+  }
+
+  async *perform(action: Action): AsyncGenerator<EngineEvent, Performed> {
+    switch (action.kind) {
+      case "start":
+        this.setStatus("running");
+        this.syncActiveRuns();
+        return;
+      case "enter":
+        this.saveState({ active_rite: action.rite, phase: action.phase });
+        return;
+      case "announce":
+        yield action.event;
+        return;
+      case "raise-gate": {
+        yield action.announce;
+        const raised = raiseQuestion(this.opts.root, action.question, this.now());
+        if (!raised.ok) return { stop: { status: "refused", diagnostics: raised.diagnostics } };
+        this.questions = [...this.questions, raised.question];
+        yield { type: "question", question: raised.question };
+        return;
+      }
+      case "settle-accepted":
+        yield* this.recordDecisions(action.decisions);
+        yield* this.raiseQuestions(action.questions);
+        return;
+      case "record-answers":
+        yield* this.recordDecisions(action.decisions);
+        return;
+      case "intent":
+        yield this.intent(action.data);
+        return;
+      case "record":
+        yield this.append(action.run_id, action.type, action.data);
+        return;
+      case "sync-runs":
+        this.syncActiveRuns();
+        return;
+      case "dispatch":
+        yield* this.dispatch(action.requests);
+        return;
+      case "collect":
+        return { observed: { kind: "awaiting", runs: yield* this.collect(action.runs) } };
+      case "check":
+        return {
+          observed: { kind: "checked", outcomes: yield* this.check(action.requests) },
+        };
+      case "recheck":
+        return yield* this.recheck(action.request);
+      default:
+        return { stop: yield* this.stop(action) };
+    }
+  }
+
+  /** The terminal actions: a pause, a stop or the end, recorded in `state.json` and streamed. */
+  private *stop(action: TerminalAction): Generator<EngineEvent, EngineOutcome> {
+    const id = this.opts.ref.id;
+    switch (action.kind) {
+      case "pause-gate":
+        this.setStatus("paused-gate");
+        for (const q of action.questions) yield { type: "gate", question: q };
+        return { status: "gate", journey_id: id, questions: action.questions };
+      case "pause-await":
+        this.setStatus("paused-await");
+        yield { type: "await", runs: action.runs };
+        return { status: "await", journey_id: id, runs: action.runs };
+      case "stop-blocked":
+        this.setStatus("blocked");
+        for (const b of action.blockers) yield { type: "blocked", blocker: b };
+        return { status: "blocked", journey_id: id, blockers: action.blockers };
+      case "finish":
+        this.setStatus("done");
+        yield { type: "done", journey_id: id };
+        return { status: "done", journey_id: id };
+      case "fail":
+        throw new Error(action.message);
+    }
+  }
+
+  /** Send every request at once; record each confirmed dispatch, or the driver's failure, in order. */
+  private async *dispatch(requests: DispatchRequest[]): AsyncGenerator<EngineEvent> {
+    const sent = await Promise.allSettled(requests.map((r) => this.opts.driver.dispatch(r)));
+    for (const [i, req] of requests.entries()) {
+      const s = sent[i];
+      if (s?.status === "fulfilled")
+        yield this.append(req.run_id, EV.dispatched, {
+          step_id: req.step_id,
+          attempt: req.attempt,
+          packet_path: s.value.packet_path ?? workspacePaths.packet(req.run_id),
+        });
+      else yield this.driverFailed(req, "dispatch", s?.reason);
+    }
+  }
+
+  /** Collect what has returned; the runs still out are returned. */
+  private async *collect(runs: CollectItem[]): AsyncGenerator<EngineEvent, AwaitingRun[]> {
+    const awaiting: AwaitingRun[] = [];
+    const got = await Promise.allSettled(runs.map((r) => this.opts.driver.collect(r.request)));
+    for (const [i, { request: req, packet_path }] of runs.entries()) {
+      const g = got[i];
+      if (g?.status === "rejected") yield this.driverFailed(req, "collect", g.reason);
+      else if (g?.value.state === "returned")
+        yield this.append(req.run_id, EV.returned, { step_id: req.step_id, attempt: req.attempt });
+      else
+        awaiting.push({
+          run_id: req.run_id,
+          step_id: req.step_id,
+          role: req.role,
+          packet_path,
+          ...(g?.value.state === "pending" && g.value.instruction
+            ? { instruction: g.value.instruction }
+            : {}),
+        });
+    }
+    return awaiting;
+  }
+
+  /** Judge every returned result; record each verdict. The outcomes are returned for persisting. */
+  private async *check(
+    requests: DispatchRequest[],
+  ): AsyncGenerator<EngineEvent, Record<RunId, CheckOutcome>> {
+    const outcomes: Record<RunId, CheckOutcome> = {};
+    const judged = await Promise.allSettled(requests.map((r) => this.opts.driver.check(r)));
+    for (const [i, req] of requests.entries()) {
+      const j = judged[i];
+      if (j?.status !== "fulfilled") {
+        yield this.driverFailed(req, "check", j?.reason);
+        continue;
+      }
+      const c = j.value;
+      outcomes[req.run_id] = c;
+      yield this.append(req.run_id, EV.checked, {
+        verdict: c.verdict,
+        ...(c.guard_strength ? { guard_strength: c.guard_strength } : {}),
+        step_id: req.step_id,
+        attempt: req.attempt,
+        malformed: c.malformed === true,
+        diagnostics: c.diagnostics.map((d) => ({
+          code: d.code,
+          message: d.message,
+          ...(d.path ? { path: d.path } : {}),
+        })),
+      });
+    }
+    return outcomes;
+  }
+
+  private async *recheck(req: DispatchRequest): AsyncGenerator<EngineEvent, Performed> {
+    let again: CheckOutcome;
+    try {
+      again = await this.opts.driver.check(req);
+    } catch (e) {
+      yield this.driverFailed(req, "re-check", e);
+      return;
+    }
+    return { observed: { kind: "checked", outcomes: { [req.run_id]: again } } };
+  }
+
+  private intent(data: StepIntentData): EngineEvent {
+    const runId = this.mintRunId(this.now()) as RunId;
+    const ev = this.append(runId, EV.intent, { ...data });
+    if (this.ledger.latest(data.step_id)?.run_id !== runId)
+      throw new Error(`ledger did not index the intent of ${data.step_id}`);
+    return ev;
+  }
+
+  private append(runId: RunId, type: string, data: Record<string, unknown>): EngineEvent {
+    return { type: "run", event: this.ledger.append(runId, type, data, this.now()) };
+  }
+
+  private driverFailed(req: DispatchRequest, phase: string, reason: unknown): EngineEvent {
+    const message = reason instanceof Error ? reason.message : String(reason);
+    return this.append(req.run_id, EV.failed, {
+      step_id: req.step_id,
+      attempt: req.attempt,
+      diagnostics: [{ code: "engine.driver-error", message: `${phase} failed: ${message}` }],
+    });
+  }
+
+  /** Record each decision; one already recorded is not recorded (nor streamed) again. */
+  private *recordDecisions(inputs: readonly DecisionInput[]): Generator<EngineEvent> {
+    for (const input of inputs) {
+      const { record: decision, created } = recordDecision(this.opts.root, input, this.now());
+      if (created) yield { type: "decision", decision };
+    }
+  }
+
+  private *raiseQuestions(inputs: readonly RaiseInput[]): Generator<EngineEvent> {
+    for (const input of inputs) {
+      const raised = raiseQuestion(this.opts.root, input, this.now());
+      if (!raised.ok) continue;
+      this.questions = [...this.questions, raised.question];
+      yield { type: "question", question: raised.question };
+    }
+  }
+
+  private saveState(patch: Partial<WorkspaceState>): void {
+    const nextState: WorkspaceState = { ...this.state, ...patch };
+    const { updated_at: _a, ...a } = nextState;
+    const { updated_at: _b, ...b } = this.state;
+    if (this.stateExists && JSON.stringify(a) === JSON.stringify(b)) return;
+    this.state = { ...nextState, updated_at: this.now() };
+    writeState(this.opts.root, this.state);
+    this.stateExists = true;
+  }
+
+  private setStatus(status: JourneyRef["status"]): void {
+    this.saveState({
+      journey: { ...this.opts.ref, status },
+      ...(status === "done" ? { active_rite: null, phase: null } : {}),
+    });
+  }
+
+  /** `state.active_runs`: runs of others kept, this journey's open attempts derived from the ledger. */
+  private syncActiveRuns(): void {
+    const others = this.state.active_runs.filter((r) => !this.ledger.ownsRun(r.run_id));
+    const mine: ActiveRun[] = this.ledger.openRuns().map((r) => ({
+      run_id: r.run_id,
+      role: r.intent.role,
+      step_id: r.intent.step_id,
+      packet_path: r.packet_path ?? workspacePaths.packet(r.run_id),
+      created_at: r.created_at,
+    }));
+    this.saveState({ active_runs: [...others, ...mine] });
   }
 }
 
