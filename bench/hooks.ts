@@ -160,7 +160,7 @@ function cases(root: string, wired: string): Case[] {
       stdin: c.stdin,
       expect: c.expect,
     })),
-    // the same leaf shell call with the compile cache off (src/hosts/compile-cache.ts), to show what it saves
+    // the same leaf shell call with the compile cache off (src/hosts/compile-cache/bootstrap.ts), to show what it saves
     ...inputs
       .filter((c) => c.name.startsWith("leaf Bash"))
       .map((c) => ({

@@ -1,6 +1,7 @@
 import { spawnSync } from "node:child_process";
 import {
   chmodSync,
+  chownSync,
   lstatSync,
   mkdirSync,
   mkdtempSync,
@@ -17,7 +18,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { makeTree } from "../../tests/helpers/temp-tree.js";
-import { COMPILE_CACHE_MAX_ENTRIES, COMPILE_CACHE_TAG } from "./compile-cache.js";
+import { COMPILE_CACHE_MAX_ENTRIES, COMPILE_CACHE_TAG } from "./compile-cache/bootstrap.js";
 import { hookCommand, launcherScript } from "./launcher.js";
 import { DEVRITES_HOOK_MARKER } from "./merge.js";
 import { LAZY_PARTS_LINE } from "./output-path.js";
@@ -282,7 +283,7 @@ describe("the launcher compiles a bundle's code, not its lazy parts", () => {
   });
 });
 
-describe("the compile cache (src/hosts/compile-cache.ts)", () => {
+describe("the compile cache (src/hosts/compile-cache/bootstrap.ts), run by the launcher", () => {
   const cleanups: (() => void)[] = [];
   afterEach(() => {
     for (const c of cleanups.splice(0)) c();
@@ -463,6 +464,59 @@ describe("the compile cache (src/hosts/compile-cache.ts)", () => {
       });
       // the refresh renames a new entry over the link; the file it pointed to is never written through
       expect(lstatSync(join(dir, name)).isSymbolicLink()).toBe(false);
+    },
+  );
+
+  // only root can hand a file to another user
+  const asRoot = process.platform !== "win32" && process.getuid?.() === 0;
+  const OTHER_UID = 65534;
+
+  it.skipIf(!asRoot)(
+    "an entry another user owns is not read: it is replaced by one of ours; near miss: our own entry is kept",
+    () => {
+      const { base, tmp, dir } = setup(ECHO_BUNDLE);
+      run(guard(), base, LEAF, { TMPDIR: tmp });
+      const file = join(dir, entries(dir)[0] as string);
+      const ours = statSync(file);
+      expect(run(guard(), base, LEAF, { TMPDIR: tmp })).toMatchObject({ code: 0 });
+      expect(statSync(file).ino).toBe(ours.ino);
+      chownSync(file, OTHER_UID, OTHER_UID);
+      expect(run(guard(), base, LEAF, { TMPDIR: tmp })).toMatchObject({
+        code: 0,
+        stdout: `bundle saw ${LEAF}`,
+      });
+      const after = statSync(file);
+      expect(after.uid).toBe(process.getuid?.());
+      expect(after.ino).not.toBe(ours.ino);
+    },
+  );
+
+  it.skipIf(!asRoot)("a cache directory another user owns is not used: nothing is written into it", () => {
+    const { base, tmp, dir } = setup(ECHO_BUNDLE);
+    mkdirSync(dir, { mode: 0o700 });
+    chownSync(dir, OTHER_UID, OTHER_UID);
+    expect(run(guard(), base, LEAF, { TMPDIR: tmp })).toMatchObject({
+      code: 0,
+      stdout: `bundle saw ${LEAF}`,
+    });
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it.skipIf(process.platform === "win32")(
+    "a write that cannot be renamed into place leaves no temporary file, and the answer is unchanged",
+    () => {
+      const { base, tmp, dir } = setup(ECHO_BUNDLE);
+      run(guard(), base, LEAF, { TMPDIR: tmp });
+      const name = entries(dir)[0] as string;
+      rmSync(join(dir, name));
+      // a directory in the entry's place: the rename over it fails
+      mkdirSync(join(dir, name, "in-the-way"), { recursive: true });
+      expect(run(guard(), base, LEAF, { TMPDIR: tmp })).toMatchObject({
+        code: 0,
+        stdout: `bundle saw ${LEAF}`,
+      });
+      expect(readdirSync(dir).filter((n) => n.endsWith(".tmp"))).toEqual([]);
+      expect(readdirSync(join(dir, name))).toEqual(["in-the-way"]);
     },
   );
 });
