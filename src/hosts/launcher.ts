@@ -7,9 +7,9 @@
  *
  * The bundle runs in the bootstrap's own process (one Node start per tool call, not two): the bootstrap reads
  * stdin, loads the CommonJS bundle (its text compiled as a module body, as `require` would, minus the module
- * resolution: about half a millisecond less; through a per-user V8 code cache, `./compile-cache/bootstrap.ts`), calls the
- * function it exports with the stdin bytes, checks the answer (`{exitCode: 0 | 2, stdout, stderr}`, or a promise
- * of one), prints it and exits with its code.
+ * resolution, which a hook call would pay for nothing; through a per-user V8 code cache,
+ * `./compile-cache/bootstrap.ts`), calls the function it exports with the stdin bytes, checks the answer
+ * (`{exitCode: 0 | 2, stdout, stderr}`, or a promise of one), prints it and exits with its code.
  *
  * When the bundle is missing, throws while loading or answering (also later, from a callback or a rejected
  * promise), exports no function, answers anything else, or leaves its promise unsettled past the hook timeout
