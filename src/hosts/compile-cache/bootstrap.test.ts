@@ -1,5 +1,22 @@
-import { describe, expect, it } from "vitest";
-import { buildCompileCacheJs, generatedModule } from "../../../scripts/build-compile-cache.js";
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it, vi } from "vitest";
+import {
+  buildCompileCacheJs,
+  COMPILE_CACHE_GENERATED,
+  generatedModule,
+  main,
+} from "../../../scripts/build-compile-cache.js";
 import { COMPILE_CACHE_JS } from "./bootstrap.generated.js";
 import { COMPILE_CACHE_TAG, entryBytes, entryData, entryHash, tempDir } from "./bootstrap.js";
 
@@ -81,5 +98,31 @@ describe("the code the launcher embeds", () => {
     });
     expect(Q("return a + b", ["a", "b"], "sum.js")(2, 3)).toBe(5);
     expect(() => QS()).not.toThrow();
+  });
+});
+
+describe("scripts/build-compile-cache.ts --check", () => {
+  it("fails on a missing or edited generated file and writes nothing; passes once it is built", async () => {
+    const root = mkdtempSync(join(tmpdir(), "devrites-cc-build-"));
+    const quiet = [vi.spyOn(process.stdout, "write"), vi.spyOn(process.stderr, "write")];
+    for (const q of quiet) q.mockImplementation(() => true);
+    try {
+      const here = fileURLToPath(new URL(".", import.meta.url));
+      mkdirSync(join(root, "src/hosts/compile-cache"), { recursive: true });
+      for (const name of ["bootstrap.ts", "entry.ts"])
+        copyFileSync(join(here, name), join(root, "src/hosts/compile-cache", name));
+      const generated = join(root, COMPILE_CACHE_GENERATED);
+      expect(await main(["--check"], root)).toBe(1);
+      expect(existsSync(generated)).toBe(false);
+      expect(await main([], root)).toBe(0);
+      expect(readFileSync(generated, "utf8")).toBe(generatedModule(COMPILE_CACHE_JS));
+      expect(await main(["--check"], root)).toBe(0);
+      writeFileSync(generated, readFileSync(generated, "utf8").replace("QS", "QT"));
+      expect(await main(["--check"], root)).toBe(1);
+      expect(await main(["--fix"], root)).toBe(2);
+    } finally {
+      for (const q of quiet) q.mockRestore();
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
