@@ -251,7 +251,7 @@ function lazyStandIn(lazy: LazyModule): string {
     '      .map((line) => (line.endsWith("\\r") ? line.slice(2, -1) : line.slice(2)))',
     '      .join("\\n");',
     "    const mod = { exports: {} };",
-    // the launcher's cached compile when it runs the bundle (src/hosts/compile-cache.ts), else a plain one
+    // the launcher's cached compile when it runs the bundle (src/hosts/compile-cache/bootstrap.ts), else a plain one
     '    const cached = globalThis[Symbol.for("devrites.compile")];',
     '    const body = typeof cached === "function"',
     `      ? cached(text, ["module", "exports"], __filename + ${JSON.stringify(`#${lazy.source}`)})`,

@@ -3,11 +3,13 @@
  * packs. Not shipped (the build leaves `fixtures.ts` out).
  */
 
+import { spawnSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { buildPack } from "../pack/build.js";
 import { cleanFiles } from "../pack/fixtures.js";
 import { loadPack } from "../pack/load.js";
 import type { PackModel } from "../pack/types.js";
+import { hookCommand } from "./launcher.js";
 import { planOutputs } from "./plan.js";
 import type { PackageMeta, PlanInput } from "./types.js";
 
@@ -53,4 +55,43 @@ export function cleanModel(): PackModel {
 
 export function planClean(overrides: Partial<PlanInput> = {}) {
   return planOutputs(cleanModel(), testInput(overrides));
+}
+
+/**
+ * A stand-in bundle in the launcher's contract: CommonJS exporting `(stdin bytes) => answer`. It echoes its
+ * stdin on stdout; "deny" in the input denies; the other words pick a way of failing.
+ */
+export const ECHO_BUNDLE = `
+const ok = (s) => ({ exitCode: 0, stdout: "bundle saw " + s, stderr: "" });
+module.exports = (input) => {
+  const s = Buffer.from(input).toString("utf8");
+  if (s.includes("deny")) return { exitCode: 2, stdout: "bundle saw " + s, stderr: "denied by bundle" };
+  if (s.includes("crash")) throw new Error("boom");
+  if (s.includes("garbage")) return { exitCode: 1, stdout: "", stderr: "" };
+  if (s.includes("nothing")) return undefined;
+  if (s.includes("async-ok")) return new Promise((r) => setTimeout(() => r(ok(s)), 10));
+  if (s.includes("async-reject")) return Promise.reject(new Error("rejected"));
+  if (s.includes("async-throw")) { setTimeout(() => { throw new Error("late boom"); }, 10); return new Promise(() => {}); }
+  if (s.includes("hang")) return new Promise(() => { setTimeout(() => {}, 60_000); });
+  return ok(s);
+};
+`;
+
+/** A leaf's tool call as the launcher sees it: stdin mentions `agent_type`. */
+export const LEAF_CALL = JSON.stringify({
+  hook_event_name: "PreToolUse",
+  agent_type: "devrites-slice-wright",
+  tool_name: "Bash",
+});
+
+/** The guard's hook command (fail closed) with `extra` launcher options. */
+export const guardCommand = (extra: Partial<Parameters<typeof hookCommand>[1]> = {}) =>
+  hookCommand("pre-tool-use", { failClosed: true, timeoutSec: 10, ...extra });
+
+/** Run a hook command through `/bin/sh -c` as a host would, with `env` over this process's (minus the project
+ * variable and the compile cache switch, which the caller sets when it means to). */
+export function runHookCommand(command: string, cwd: string, input: string, env: NodeJS.ProcessEnv) {
+  const { CLAUDE_PROJECT_DIR: _drop, DEVRITES_NO_COMPILE_CACHE: _off, ...rest } = process.env;
+  const r = spawnSync("/bin/sh", ["-c", command], { cwd, input, encoding: "utf8", env: { ...rest, ...env } });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }

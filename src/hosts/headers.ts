@@ -13,8 +13,8 @@ export const MARKDOWN_HEADER = `<!-- ${GENERATED_NOTE} -->`;
 export const HASH_HEADER = `# ${GENERATED_NOTE}`;
 /**
  * The note for JavaScript (the hook bundles), in ASCII: a hook reads its bundle on every tool call, and V8 keeps
- * an all-ASCII text as one byte per character (half the memory, about 0.15 ms less to read and hash per call,
- * see docs/hooks.md, Speed); an em dash would make the whole text two bytes per character.
+ * an all-ASCII text as one byte per character (half the memory, and less to read and hash on every call; see
+ * docs/hooks.md, Speed); an em dash would make the whole text two bytes per character.
  */
 export const SLASH_HEADER = `// ${GENERATED_NOTE.replace("\u2014", "-")}`;
 

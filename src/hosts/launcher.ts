@@ -7,9 +7,9 @@
  *
  * The bundle runs in the bootstrap's own process (one Node start per tool call, not two): the bootstrap reads
  * stdin, loads the CommonJS bundle (its text compiled as a module body, as `require` would, minus the module
- * resolution: about half a millisecond less; through a per-user V8 code cache, `./compile-cache.ts`), calls the
- * function it exports with the stdin bytes, checks the answer (`{exitCode: 0 | 2, stdout, stderr}`, or a promise
- * of one), prints it and exits with its code.
+ * resolution, which a hook call would pay for nothing; through a per-user V8 code cache,
+ * `./compile-cache/bootstrap.ts`), calls the function it exports with the stdin bytes, checks the answer
+ * (`{exitCode: 0 | 2, stdout, stderr}`, or a promise of one), prints it and exits with its code.
  *
  * When the bundle is missing, throws while loading or answering (also later, from a callback or a rejected
  * promise), exports no function, answers anything else, or leaves its promise unsettled past the hook timeout
@@ -19,7 +19,7 @@
  * synchronous loop cannot be interrupted in process; the host's timeout ends it (see `docs/hooks.md`, Speed).
  */
 
-import { COMPILE_CACHE_JS } from "./compile-cache.js";
+import { COMPILE_CACHE_JS } from "./compile-cache/bootstrap.generated.js";
 import { DEVRITES_HOOK_MARKER } from "./merge.js";
 import { HOOK_BUNDLE_EXT, HOOKS_DIR, LAZY_PARTS_LINE } from "./output-path.js";
 
@@ -79,7 +79,7 @@ export function launcherScript(opts: LauncherOptions): string {
     // the bundle's text compiled as a CommonJS module body: what `require` does, without module resolution,
     // through the compile cache
     // the text is published for the bundle's lazy parts, which then come from the very text that was compiled;
-    // the cache entry is chosen by caller kind (see compile-cache.ts)
+    // the cache entry is chosen by caller kind (see compile-cache/bootstrap.ts)
     'try{const B=p.resolve(b),m={exports:{}},T=f.readFileSync(B,"utf8");' +
       'globalThis[Symbol.for("devrites.source")]={filename:B,text:T};' +
       // only the code: the lazy parts after LAZY_PARTS_LINE are comments

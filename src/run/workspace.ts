@@ -98,14 +98,14 @@ export function appendEvent(root: string, event: RunEvent, opts: AppendOptions =
 export interface AppendOptions {
   /**
    * fsync the file after the write (default true). Off only for high-rate evidence written on every tool call
-   * (the guard's `guard.decision`), where a power cut losing the last lines is acceptable and a 1–5 ms fsync
-   * per call is not. A crash of the process itself loses nothing either way.
+   * (the guard's `guard.decision`), where a power cut losing the last lines is acceptable and an fsync on
+   * every call (a large share of a hook's time; see `docs/hooks.md`, Speed) is not. A crash of the process itself loses nothing either way.
    */
   durable?: boolean;
   /**
    * Owe the fsync instead of paying it now: the open file is handed to `syncLater`, whose `flush()` fsyncs it
    * together with the others (concurrently) and closes it. For a batch of appends to many files (a wave of
-   * results checked at once), where one fsync after another costs milliseconds each. The line is visible to
+   * results checked at once), where one fsync after another adds up their waits. The line is visible to
    * readers at once either way; the caller must `flush()` before it reports the batch as recorded.
    */
   syncLater?: PendingSyncs;

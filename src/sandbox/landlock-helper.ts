@@ -166,7 +166,7 @@ export function landlockListed(lsmFile: string = LSM_LIST): "yes" | "no" | "unkn
 
 let probed: { helper: string; abi: number | undefined } | undefined;
 
-/** The helper's `--abi` answer (one spawn, about 1.5 ms here; remembered for the process). */
+/** The helper's `--abi` answer (one spawn, so remembered for the process). */
 export function probeLandlockAbi(helper: string): number | undefined {
   if (probed?.helper === helper) return probed.abi;
   const r = spawnSync(helper, ["--abi"], {

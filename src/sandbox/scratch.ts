@@ -13,8 +13,8 @@ import { lstatSync, mkdirSync, mkdtempSync, realpathSync } from "node:fs";
 import { join } from "node:path";
 
 /**
- * `os.tmpdir()` as Node computes it on Linux and macOS, without loading `node:os`: that module costs ≈ 1 ms of
- * a hook call that needs nothing else from it.
+ * `os.tmpdir()` as Node computes it on Linux and macOS, without loading `node:os`: a hook call needs nothing
+ * else from that module, and loading it is a measurable share of the call (`docs/hooks.md`, Speed).
  */
 export function posixTmpdir(env: Readonly<Record<string, string | undefined>> = process.env): string {
   const t = env.TMPDIR || env.TMP || env.TEMP || "/tmp";

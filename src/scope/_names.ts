@@ -7,8 +7,8 @@
 
 /**
  * Code points HFS+ ignores in names (git's `is_hfs_dotgit` list), widened to all default-ignorables. Built on
- * first use: the bundler turns it into `new RegExp`, which builds the Unicode set at once (about 0.3 ms of every
- * hook's start), and most segments are ASCII and never need it.
+ * first use: the bundler turns it into `new RegExp`, which builds the Unicode set at once (a cost every hook's
+ * start would pay; see `docs/hooks.md`, Speed), and most segments are ASCII and never need it.
  */
 let ignorable: RegExp | undefined;
 

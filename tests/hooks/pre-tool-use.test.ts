@@ -24,7 +24,7 @@ import {
   runId,
   type TestRepo,
 } from "../../src/hooks/fixtures.js";
-import { COMPILE_CACHE_TAG } from "../../src/hosts/compile-cache.js";
+import { COMPILE_CACHE_TAG } from "../../src/hosts/compile-cache/bootstrap.js";
 import { readJsonLines, workspacePaths } from "../../src/run/workspace.js";
 import type { RunEvent } from "../../src/run/workspace-types.js";
 import { type HookRun, runBundle } from "./spawn.js";

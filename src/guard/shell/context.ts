@@ -25,13 +25,14 @@ export type Handler = (args: readonly Word[], cx: CmdCx, name: string) => Effect
 
 /**
  * Command name → handler. A `Map` built from arrays of pairs: an object literal with spreads of a few hundred
- * names costs about 0.6 ms to build at start-up, every shell call's hook pays it once, and a Map about 0.1.
+ * names is several times slower to build, and every shell call's hook builds the tables it asks at start-up
+ * (figures: `docs/hooks.md`, Speed).
  */
 export type HandlerTable = ReadonlyMap<string, Handler>;
 
 /**
  * A handler table built on first use. The classifier asks the tables in turn and most commands are found in the
- * first one, so a shell call's hook never builds the others (about 0.2 ms).
+ * first one, so a shell call's hook never pays for building the others.
  */
 export class LazyTable implements HandlerTable {
   #build: (() => Map<string, Handler>) | undefined;
