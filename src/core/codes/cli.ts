@@ -1,0 +1,25 @@
+/** The `cli.*` diagnostics (emitted from src/cli, src/cli/commands). */
+
+import { ExitCode } from "../diagnostics.js";
+import type { CodeEntry } from "./entry.js";
+
+export const cliCodes = {
+  "cli.internal": {
+    severity: "error",
+    exit: ExitCode.Violation,
+    summary: "internal error: cannot load the command: …",
+    hint: "this is a bug in devrites (or a broken install); please report it with the command you ran",
+  },
+  "cli.unknown-command": {
+    severity: "error",
+    exit: ExitCode.Usage,
+    summary: "unknown command: …",
+    hint: "run `devrites --help` for the list of commands",
+  },
+  "cli.usage": {
+    severity: "error",
+    exit: ExitCode.Usage,
+    summary: "--kind is required",
+    hint: "one of …",
+  },
+} as const satisfies Record<string, CodeEntry>;

@@ -1,0 +1,34 @@
+/** The `doctor.*` diagnostics (emitted from src/doctor). */
+
+import { ExitCode } from "../diagnostics.js";
+import type { CodeEntry } from "./entry.js";
+
+export const doctorCodes = {
+  "doctor.host-absent": {
+    severity: "info",
+    exit: ExitCode.Ok,
+    summary: "a host named on the command line (or found by default) is not installed; its probes were skipped",
+  },
+  "doctor.host-not-found": {
+    severity: "error",
+    exit: ExitCode.Violation,
+    summary: "… …: not an executable file",
+    hint: "give the path of the … executable, e.g. … \"$(command -v …)\"",
+  },
+  "doctor.host-unusable": {
+    severity: "error",
+    exit: ExitCode.Violation,
+    summary: "… --version ……",
+    hint: "check that … is the … CLI and runs on its own",
+  },
+  "doctor.probe-failed": {
+    severity: "error",
+    exit: ExitCode.Violation,
+    summary: "a probe that devrites relies on failed on this host; the message names the probe and what it saw",
+  },
+  "doctor.probe-warning": {
+    severity: "info",
+    exit: ExitCode.Ok,
+    summary: "a probe that devrites does not rely on failed or could not run on this host",
+  },
+} as const satisfies Record<string, CodeEntry>;

@@ -1,0 +1,22 @@
+/** The `event.*` diagnostics (emitted from src/run). */
+
+import { ExitCode } from "../diagnostics.js";
+import type { CodeEntry } from "./entry.js";
+
+export const eventCodes = {
+  "event.data-invalid": {
+    severity: "error",
+    exit: ExitCode.Violation,
+    summary: "…: …",
+  },
+  "event.invalid": {
+    severity: "error",
+    exit: ExitCode.Violation,
+    summary: "not a run event: …",
+  },
+  "event.run-mismatch": {
+    severity: "error",
+    exit: ExitCode.Violation,
+    summary: "event of run … in the ledger of …",
+  },
+} as const satisfies Record<string, CodeEntry>;

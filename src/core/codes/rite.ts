@@ -1,0 +1,18 @@
+/** The `rite.*` diagnostics (emitted from src/run). */
+
+import { ExitCode } from "../diagnostics.js";
+import type { CodeEntry } from "./entry.js";
+
+export const riteCodes = {
+  "rite.none-active": {
+    severity: "info",
+    exit: ExitCode.Ok,
+    summary: "no rite is active; nothing to end",
+  },
+  "rite.other-active": {
+    severity: "error",
+    exit: ExitCode.Violation,
+    summary: "… is active, not …; nothing was changed",
+    hint: "end the rite that is active (devrites rite end …), or start …",
+  },
+} as const satisfies Record<string, CodeEntry>;
