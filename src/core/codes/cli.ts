@@ -7,7 +7,7 @@ export const cliCodes = {
   "cli.internal": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "internal error: cannot load the command: …",
+    summary: "internal error: a command could not be loaded",
     hint: "this is a bug in devrites (or a broken install); please report it with the command you ran",
   },
   "cli.unknown-command": {

@@ -12,13 +12,13 @@ export const doctorCodes = {
   "doctor.host-not-found": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "… …: not an executable file",
+    summary: "the host binary given (or found) is not an executable file",
     hint: "give the path of the … executable, e.g. … \"$(command -v …)\"",
   },
   "doctor.host-unusable": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "… --version ……",
+    summary: "the host binary does not answer `--version` as expected",
     hint: "check that … is the … CLI and runs on its own",
   },
   "doctor.probe-failed": {

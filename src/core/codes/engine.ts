@@ -7,7 +7,7 @@ export const engineCodes = {
   "engine.driver-error": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "… failed: …",
+    summary: "the journey driver failed while dispatching a step",
   },
   "engine.no-result": {
     severity: "error",

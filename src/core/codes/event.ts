@@ -7,7 +7,7 @@ export const eventCodes = {
   "event.data-invalid": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "…: …",
+    summary: "a run ledger event's data does not have the shape its type requires",
   },
   "event.invalid": {
     severity: "error",

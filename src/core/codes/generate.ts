@@ -36,7 +36,8 @@ export const generateCodes = {
   "generate.hand-edited": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "the generated file was edited by hand",
+    summary: "a generated file was edited by hand",
+    hint: "edit the pack (pack/.claude) instead and run devrites generate; the diff shows the edit",
   },
   "generate.hook-bundle-missing": {
     severity: "error",
@@ -87,13 +88,13 @@ export const generateCodes = {
   "generate.path-not-dir": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "… is not a folder",
+    summary: "a folder devrites generates into is taken by something that is not a folder",
     hint: "move the file away so the generated folder can be created",
   },
   "generate.path-not-file": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "… exists and is not a regular file",
+    summary: "a path devrites generates exists and is not a regular file",
     hint: "move it away so the generated file can be written",
   },
   "generate.path-outside": {
@@ -105,7 +106,7 @@ export const generateCodes = {
   "generate.path-symlink": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "… is a symlink",
+    summary: "a path devrites generates is a symlink",
     hint: "generated files are never written through symlinks; replace the link with a real folder or file",
   },
   "generate.path-unreadable": {
@@ -132,7 +133,8 @@ export const generateCodes = {
   "generate.stale": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "the generated file differs from what the pack renders",
+    summary: "a generated file is out of date, or a file devrites generates holds other content",
+    hint: "run devrites generate",
   },
   "generate.write-failed": {
     severity: "error",

@@ -72,7 +72,7 @@ export const installCodes = {
   "install.merged-file-changed": {
     severity: "warning",
     exit: ExitCode.Ok,
-    summary: "… …; it also holds your own part, which you may edit",
+    summary: "devrites' block in a file it merges into was changed; the rest of the file is yours to edit",
     hint: "if devrites' part was edited, run devrites update to write it again",
   },
   "install.not-installed": {
@@ -140,7 +140,7 @@ export const installCodes = {
   "install.uninstall-incomplete": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "… file(s) you edited were kept and stay listed",
+    summary: "uninstall kept files you edited; they stay listed in the install manifest",
     hint: "rerun devrites uninstall after you restore or delete them, or with --force",
   },
   "install.path-unreadable": {

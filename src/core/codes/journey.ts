@@ -17,7 +17,7 @@ export const journeyCodes = {
   "journey.blocked": {
     severity: "error",
     exit: ExitCode.HumanGate,
-    summary: "technical blocker on … (attempt …): …",
+    summary: "a journey step hit a technical blocker it cannot retry past",
     hint: "…; fingerprint …. Fix the cause; this is not a question for a human",
   },
   "journey.empty-dispatch": {
@@ -33,7 +33,7 @@ export const journeyCodes = {
   "journey.in-progress": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "journey … (…) is …",
+    summary: "a journey is already in progress in this workspace",
     hint: "run `devrites resume` to continue it",
   },
   "journey.reader-writes": {

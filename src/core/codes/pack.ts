@@ -7,13 +7,13 @@ export const packCodes = {
   "pack.budget-always-on": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "names and descriptions total … characters (~… tokens); the budget is …",
+    summary: "the names and descriptions, always in the host's context, exceed their budget",
     hint: "shorten descriptions: every session pays for every one of them",
   },
   "pack.budget-invoke": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "… `…` loads … characters (~… tokens); the budget is …",
+    summary: "a skill loads more characters than its invocation budget",
     hint: "move detail into a reference file loaded only when needed",
   },
   "pack.command-bare": {
@@ -61,7 +61,7 @@ export const packCodes = {
   "pack.dir-missing": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "pack folder …",
+    summary: "the pack folder does not exist",
     hint: "run from the repository root, or pass --dir <pack/.claude>",
   },
   "pack.dispatch-dangling": {
@@ -113,7 +113,7 @@ export const packCodes = {
   "pack.hook-duplicate": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "… is wired more than once",
+    summary: "one hook event is wired more than once",
     hint: "a hook registered twice runs twice; declare each event once",
   },
   "pack.hook-entry-mismatch": {
@@ -130,7 +130,7 @@ export const packCodes = {
   "pack.hooks-missing": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "the pack has no …",
+    summary: "the pack has no hook wiring file",
     hint: "declare the guard (PreToolUse) and result check (SubagentStop) hooks there",
   },
   "pack.include-malformed": {

@@ -12,7 +12,7 @@ export const riteCodes = {
   "rite.other-active": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "… is active, not …; nothing was changed",
+    summary: "another rite is active; nothing was changed",
     hint: "end the rite that is active (devrites rite end …), or start …",
   },
 } as const satisfies Record<string, CodeEntry>;

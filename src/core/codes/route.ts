@@ -34,7 +34,7 @@ export const routeCodes = {
   "route.no-pack": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "cannot read …: …",
+    summary: "the pack to route against cannot be read",
     hint: "run from the devrites repository, or pass --pack <dir>",
   },
   "route.no-state": {

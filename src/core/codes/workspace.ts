@@ -30,7 +30,7 @@ export const workspaceCodes = {
   "workspace.active-run-duplicate": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "… is listed twice",
+    summary: "state.json lists one active run twice",
   },
   "workspace.active-run-missing": {
     severity: "error",
@@ -47,7 +47,7 @@ export const workspaceCodes = {
   "workspace.packet-invalid": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "… …",
+    summary: "a run's packet.json is not a valid agent-packet/v1",
     hint: "the workspace is written by the devrites CLI only; restore it or abandon the run from the root session",
   },
   "workspace.packet-run-mismatch": {
