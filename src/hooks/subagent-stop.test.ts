@@ -357,8 +357,8 @@ describe("blockReason", () => {
     expect(text).toContain("… and 5 more");
   });
   it("quotes warnings when there are no errors", () => {
-    expect(blockReason("x", runId(1), [{ code: "packet.superseded", severity: "warning", message: "hm" }])).toContain(
-      "- packet.superseded: hm",
-    );
+    expect(
+      blockReason("x", runId(1), [{ code: "packet.superseded", severity: "warning", message: "hm" }]),
+    ).toContain("- packet.superseded: hm");
   });
 });

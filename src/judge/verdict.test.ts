@@ -24,9 +24,8 @@ describe("verdictOf", () => {
   });
 
   it("lists distinct codes sorted", () => {
-    expect(codesOf([error("result.stale", "1"), error("envelope.schema", "2"), error("result.stale", "3")])).toEqual([
-      "envelope.schema",
-      "result.stale",
-    ]);
+    expect(
+      codesOf([error("result.stale", "1"), error("envelope.schema", "2"), error("result.stale", "3")]),
+    ).toEqual(["envelope.schema", "result.stale"]);
   });
 });

@@ -190,7 +190,10 @@ describe("runJourney", () => {
   it("blocks after three attempts with the same causal fingerprint", async () => {
     const d = new FakeDriver(() => ({
       verdict: "rejected",
-      diagnostics: [error("result.stale", "baseline moved"), error("result.budget-exceeded", "too many files")],
+      diagnostics: [
+        error("result.stale", "baseline moved"),
+        error("result.budget-exceeded", "too many files"),
+      ],
     }));
     const j: Journey = {
       name: "t",
@@ -200,7 +203,8 @@ describe("runJourney", () => {
     expect(outcome.status === "blocked" && outcome.blockers[0]).toMatchObject({
       reason: "fingerprint-exhausted",
       attempt: 3,
-      fingerprint: "devrites-evidence-scout|rite-spec/devrites-evidence-scout#1|result.budget-exceeded,result.stale",
+      fingerprint:
+        "devrites-evidence-scout|rite-spec/devrites-evidence-scout#1|result.budget-exceeded,result.stale",
     });
     expect(d.sent.map((s) => s.attempt)).toEqual([1, 2, 3]);
     expect(readQuestions(root).questions).toEqual([]);
@@ -223,7 +227,11 @@ describe("runJourney", () => {
   it("accepts a corrected retry and continues", async () => {
     const d = new FakeDriver((req) =>
       req.attempt === 1
-        ? { verdict: "rejected", malformed: true, diagnostics: [error("record.malformed-json", "Unexpected token")] }
+        ? {
+            verdict: "rejected",
+            malformed: true,
+            diagnostics: [error("record.malformed-json", "Unexpected token")],
+          }
         : undefined,
     );
     const j: Journey = {

@@ -10,12 +10,7 @@ const SRC = join(import.meta.dirname, "..", "..");
 const entries = Object.entries(CATALOGUE) as [Code, CodeEntry][];
 
 /** Files that list codes without emitting them: the catalogue itself and the rule-name types. */
-const DEFINITIONS = new Set([
-  "judge/codes.ts",
-  "guard/types.ts",
-  "scope/types.ts",
-  "scope/_violation.ts",
-]);
+const DEFINITIONS = new Set(["judge/codes.ts", "guard/types.ts", "scope/types.ts", "scope/_violation.ts"]);
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
@@ -29,7 +24,9 @@ function sources(dir: string): string[] {
 function emittedLiterals(): Set<string> {
   const found = new Set<string>();
   for (const file of sources(SRC)) {
-    for (const m of readFileSync(file, "utf8").matchAll(/["'`]([a-z]+(?:-[a-z]+)*\.[a-z0-9]+(?:-[a-z0-9]+)*)["'`]/g))
+    for (const m of readFileSync(file, "utf8").matchAll(
+      /["'`]([a-z]+(?:-[a-z]+)*\.[a-z0-9]+(?:-[a-z0-9]+)*)["'`]/g,
+    ))
       found.add(m[1]!);
   }
   return found;
@@ -67,9 +64,10 @@ describe("the diagnostics catalogue", () => {
 
   it("holds exactly the guard's rules and the scope rules", () => {
     expect(Object.keys(AREAS.guard).sort()).toEqual([...GUARD_RULES].sort());
-    for (const rule of Object.keys(SCOPE_HINTS)) expect(AREAS.scope[rule as keyof typeof AREAS.scope].hint).toBe(
-      SCOPE_HINTS[rule as keyof typeof SCOPE_HINTS],
-    );
+    for (const rule of Object.keys(SCOPE_HINTS))
+      expect(AREAS.scope[rule as keyof typeof AREAS.scope].hint).toBe(
+        SCOPE_HINTS[rule as keyof typeof SCOPE_HINTS],
+      );
   });
 
   it("isCode tells catalogued codes from near misses", () => {

@@ -19,7 +19,7 @@ export const cliCodes = {
   "cli.usage": {
     severity: "error",
     exit: ExitCode.Usage,
-    summary: "--kind is required",
-    hint: "one of …",
+    summary: "the command line is wrong: a flag or argument is missing, unknown or malformed",
+    hint: "run `devrites <command> --help` for the command's flags",
   },
 } as const satisfies Record<string, CodeEntry>;

@@ -7,24 +7,26 @@ export const doctorCodes = {
   "doctor.host-absent": {
     severity: "info",
     exit: ExitCode.Ok,
-    summary: "a host named on the command line (or found by default) is not installed; its probes were skipped",
+    summary:
+      "a host named on the command line (or found by default) is not installed; its probes were skipped",
   },
   "doctor.host-not-found": {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "the host binary given (or found) is not an executable file",
-    hint: "give the path of the … executable, e.g. … \"$(command -v …)\"",
+    hint: 'give the path of the host\'s executable (e.g. --claude "$(command -v claude)")',
   },
   "doctor.host-unusable": {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "the host binary does not answer `--version` as expected",
-    hint: "check that … is the … CLI and runs on its own",
+    hint: "check that the path is the host's CLI and that it runs on its own",
   },
   "doctor.probe-failed": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "a probe that devrites relies on failed on this host; the message names the probe and what it saw",
+    summary:
+      "a probe that devrites relies on failed on this host; the message names the probe and what it saw",
   },
   "doctor.probe-warning": {
     severity: "info",

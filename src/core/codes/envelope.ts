@@ -18,7 +18,7 @@ export const envelopeCodes = {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "at …: expected a JSON object (the … envelope), got …",
-    hint: "the file must hold one … object",
+    hint: "the file must hold one JSON object",
   },
   "envelope.schema": {
     severity: "error",

@@ -55,13 +55,13 @@ export const generateCodes = {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "the generated-files manifest cannot be read",
-    hint: "delete … and the files it listed, then generate again",
+    hint: "delete the manifest and the files it listed, then generate again",
   },
   "generate.marker-malformed": {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "expected one devrites block, found … begin and … end markers…",
-    hint: "keep exactly one `… …` … `…` pair, or delete both",
+    hint: "keep exactly one devrites begin/end marker pair, or delete both",
   },
   "generate.missing": {
     severity: "error",

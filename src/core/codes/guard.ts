@@ -25,7 +25,8 @@ export const guardCodes = {
   "guard.foreign-write-during-run": {
     severity: "error",
     exit: "hook",
-    summary: "a foreign agent writes, patches or spawns while a devrites run is active; the reason names the runs",
+    summary:
+      "a foreign agent writes, patches or spawns while a devrites run is active; the reason names the runs",
     hint: "read only; wait until the root finishes the runs (`devrites result check …`)",
   },
   "guard.no-active-packet": {
@@ -103,19 +104,22 @@ export const guardCodes = {
   "guard.in-place-edit": {
     severity: "error",
     exit: "hook",
-    summary: "sandboxed: `sed -i` / `perl -i`, which replace a file through a new one in its folder (read-only in the sandbox, so it would fail)",
+    summary:
+      "sandboxed: `sed -i` / `perl -i`, which replace a file through a new one in its folder (read-only in the sandbox, so it would fail)",
     hint: "use Edit/Write (the wright), or describe the change",
   },
   "guard.sandbox-refused": {
     severity: "error",
     exit: "hook",
-    summary: "the sandbox will not run this shell call as asked (an allowlist entry that is a hard link, a symlink out, under `.git`/`node_modules`/`.claude` …; a rewritten command too long for one argument)",
+    summary:
+      "the sandbox will not run this shell call as asked (an allowlist entry that is a hard link, a symlink out, under `.git`/`node_modules`/`.claude` …; a rewritten command too long for one argument)",
     hint: "the reason names the path; ask the root for a packet without it, or use Edit/Write",
   },
   "guard.user-deny-rule": {
     severity: "error",
     exit: "hook",
-    summary: "a leaf's sandboxed shell call matches one of the user's own Claude Code `Bash(…)` deny rules on its original command; the reason names the rule, its settings file and the subcommand (or says the matcher could not tell and counted it as a match)",
+    summary:
+      "a leaf's sandboxed shell call matches one of the user's own Claude Code `Bash(…)` deny rules on its original command; the reason names the rule, its settings file and the subcommand (or says the matcher could not tell and counted it as a match)",
     hint: "do not run it; report that it is needed (the rule is the user's)",
   },
   "guard.user-ask-rule": {
@@ -127,7 +131,8 @@ export const guardCodes = {
   "guard.user-rules-unreadable": {
     severity: "error",
     exit: "hook",
-    summary: "a Claude Code settings file that may hold the user's rules exists but cannot be read, is over 1 MiB, is not JSON, or has a `permissions.deny`/`ask` that is not a list of strings",
+    summary:
+      "a Claude Code settings file that may hold the user's rules exists but cannot be read, is over 1 MiB, is not JSON, or has a `permissions.deny`/`ask` that is not a list of strings",
     hint: "the reason names the file; the user fixes or removes it",
   },
   "guard.internal-error": {

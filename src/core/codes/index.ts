@@ -6,12 +6,12 @@
  */
 
 import { CODES as judgeCodes } from "../../judge/codes.js";
-import type { CodeEntry } from "./entry.js";
 import { cliCodes } from "./cli.js";
 import { decisionCodes } from "./decision.js";
 import { demoCodes } from "./demo.js";
 import { doctorCodes } from "./doctor.js";
 import { engineCodes } from "./engine.js";
+import type { CodeEntry } from "./entry.js";
 import { envelopeCodes } from "./envelope.js";
 import { eventCodes } from "./event.js";
 import { generateCodes } from "./generate.js";

@@ -25,7 +25,7 @@ export const installCodes = {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "a pre-commit hook exists and … is taken",
-    hint: "move … away (it may be left from an earlier install), then rerun",
+    hint: "move the file in the way (it may be left from an earlier install), then rerun",
   },
   "install.hooks-path-outside": {
     severity: "error",
@@ -67,7 +67,7 @@ export const installCodes = {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "expected one devrites block, found … begin and … end markers",
-    hint: "keep exactly one `… …` … `…` pair, or delete both",
+    hint: "keep exactly one devrites begin/end marker pair, or delete both",
   },
   "install.merged-file-changed": {
     severity: "warning",
@@ -123,7 +123,8 @@ export const installCodes = {
   "install.skip-modified": {
     severity: "warning",
     exit: ExitCode.Ok,
-    summary: "a file devrites would write was edited since devrites wrote it, or is not devrites'; it is left as it is",
+    summary:
+      "a file devrites would write was edited since devrites wrote it, or is not devrites'; it is left as it is",
   },
   "install.toml-malformed": {
     severity: "error",
@@ -163,7 +164,8 @@ export const installCodes = {
   "install.symlink-outside": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "a path devrites would write is a symlink leading outside this repository; nothing was installed",
+    summary:
+      "a path devrites would write is a symlink leading outside this repository; nothing was installed",
     hint: "devrites never writes outside the repository; replace the link with a real folder or file",
   },
   "install.locked": {
@@ -211,7 +213,8 @@ export const installCodes = {
   "install.file-changed": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "a file devrites installed and manages was changed (or replaced by a symlink) since devrites wrote it",
+    summary:
+      "a file devrites installed and manages was changed (or replaced by a symlink) since devrites wrote it",
     hint: "a managed file is never edited by hand: run devrites update to write it again, or restore it",
   },
 } as const satisfies Record<string, CodeEntry>;

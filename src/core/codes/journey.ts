@@ -18,7 +18,7 @@ export const journeyCodes = {
     severity: "error",
     exit: ExitCode.HumanGate,
     summary: "a journey step hit a technical blocker it cannot retry past",
-    hint: "…; fingerprint …. Fix the cause; this is not a question for a human",
+    hint: "fix the cause the blocker names; this is not a question for a human",
   },
   "journey.empty-dispatch": {
     severity: "error",

@@ -20,13 +20,13 @@ export const packCodes = {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "`…` runs devrites by its bare name",
-    hint: "write `…devrites …`: a bare `devrites` is not on PATH after a project install, nor in Codex's login shell",
+    hint: "call devrites by the path the pack uses: a bare `devrites` is not on PATH after a project install, nor in Codex's login shell",
   },
   "pack.command-unknown": {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "`…` is not a devrites command",
-    hint: "known commands: …",
+    hint: "use a command `devrites --help` lists",
   },
   "pack.delegation-cycle": {
     severity: "error",
@@ -50,7 +50,7 @@ export const packCodes = {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "description does not start by saying when to use it",
-    hint: "start with \"Use when …\" or \"Use to …\", e.g. \"Use to build the next planned slice.\"",
+    hint: 'start with "Use when …" or "Use to …", e.g. "Use to build the next planned slice."',
   },
   "pack.description-too-long": {
     severity: "error",
@@ -102,7 +102,7 @@ export const packCodes = {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "required field `…` is missing",
-    hint: "add `…`",
+    hint: "add the field the message names",
   },
   "pack.fragment-unused": {
     severity: "warning",
@@ -172,7 +172,7 @@ export const packCodes = {
   "pack.name-reserved": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "name `…` contains a reserved word (\"claude\" or \"anthropic\")",
+    summary: 'name `…` contains a reserved word ("claude" or "anthropic")',
     hint: "hosts reject these words in names; choose another name",
   },
   "pack.phase-missing": {
@@ -231,13 +231,13 @@ export const packCodes = {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "tool `…` is not on the known list for a … role",
-    hint: "allowed: …",
+    hint: "use a tool on the role's known list (the message lists them)",
   },
   "pack.role-tools-missing": {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "no `tools` allowlist: the role would inherit every tool",
-    hint: "add e.g. `tools: …`",
+    hint: "add a `tools:` list",
   },
   "pack.role-undispatched": {
     severity: "warning",
@@ -249,7 +249,7 @@ export const packCodes = {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "`…` is not a devrites role",
-    hint: "roles are listed in src/envelope/roles.ts: …",
+    hint: "use a role listed in src/envelope/roles.ts",
   },
   "pack.route-hint-duplicate": {
     severity: "warning",
@@ -266,7 +266,7 @@ export const packCodes = {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "required section `## …` is missing",
-    hint: "add a `## …` section…",
+    hint: "add the `## …` section the message names",
   },
   "pack.skill-file-missing": {
     severity: "error",
@@ -283,7 +283,8 @@ export const packCodes = {
   "pack.stray-file": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "a file in the pack folder that is not part of the pack layout (a warning for files that are merely ignored)",
+    summary:
+      "a file in the pack folder that is not part of the pack layout (a warning for files that are merely ignored)",
     hint: "move it into the pack layout or delete it",
   },
   "pack.hooks-malformed": {

@@ -24,7 +24,7 @@ export const questionCodes = {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "unknown question kind: …",
-    hint: "one of …; objective failures are technical blockers, not questions",
+    hint: "use a question kind `devrites ask --help` lists; objective failures are technical blockers, not questions",
   },
   "question.bad-qid": {
     severity: "error",

@@ -13,6 +13,6 @@ export const riteCodes = {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "another rite is active; nothing was changed",
-    hint: "end the rite that is active (devrites rite end …), or start …",
+    hint: "end the rite that is active (devrites rite end <rite>), then start the other",
   },
 } as const satisfies Record<string, CodeEntry>;

@@ -35,7 +35,12 @@ const SUMMARIES: Record<ScopeRule, string> = {
 function entries(): { [R in ScopeRule]: CodeEntry } {
   const out = {} as { [R in ScopeRule]: CodeEntry };
   for (const rule of Object.keys(SUMMARIES) as ScopeRule[]) {
-    out[rule] = { severity: "error", exit: ExitCode.Usage, summary: SUMMARIES[rule], hint: SCOPE_HINTS[rule] };
+    out[rule] = {
+      severity: "error",
+      exit: ExitCode.Usage,
+      summary: SUMMARIES[rule],
+      hint: SCOPE_HINTS[rule],
+    };
   }
   return out;
 }

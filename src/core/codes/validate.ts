@@ -36,7 +36,7 @@ export const validateCodes = {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "the devrites pack with the customised files of … does not lint; drift was not checked",
-    hint: "fix the files the errors name under …",
+    hint: "fix the files the errors name under the overlay folder",
   },
   "validate.pack-removed": {
     severity: "info",

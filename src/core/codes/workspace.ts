@@ -75,17 +75,20 @@ export const workspaceCodes = {
   "workspace.result-invalid": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "a run's result.json is not a valid agent-result/v1 (a warning when result check already rejected it)",
+    summary:
+      "a run's result.json is not a valid agent-result/v1 (a warning when result check already rejected it)",
   },
   "workspace.result-role-mismatch": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "a run's result is from another role than its packet (a warning when result check already rejected it)",
+    summary:
+      "a run's result is from another role than its packet (a warning when result check already rejected it)",
   },
   "workspace.result-baseline-mismatch": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "a run's result names another baseline than its packet (a warning when result check already rejected it)",
+    summary:
+      "a run's result names another baseline than its packet (a warning when result check already rejected it)",
     hint: "a leaf must answer the candidate its packet froze",
   },
   "workspace.accepted-unanchored": {
