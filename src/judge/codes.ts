@@ -11,8 +11,6 @@ import { type Diagnostic, ExitCode } from "../core/diagnostics.js";
 export interface CodeSpec extends CodeEntry {
   /** The check stage that emits it (see `STAGES`). */
   stage: Stage;
-  /** What to do about it. */
-  hint: string;
 }
 
 /** The validator's stages, in the order they run. */

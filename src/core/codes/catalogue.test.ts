@@ -56,7 +56,7 @@ describe("the diagnostics catalogue", () => {
   it.each(entries)("%s is well formed", (code, entry) => {
     expect(code).toMatch(/^[a-z]+(-[a-z]+)*\.[a-z0-9]+(-[a-z0-9]+)*$/);
     expect(entry.summary.length, code).toBeGreaterThan(10);
-    if (entry.hint !== undefined) expect(entry.hint.length, code).toBeGreaterThan(5);
+    expect(entry.hint.length, code).toBeGreaterThan(5);
     // a warning or a note never fails a command (a gate pauses it); an error never exits 0
     if (entry.severity !== "error") expect([ExitCode.Ok, ExitCode.HumanGate], code).toContain(entry.exit);
     else expect(entry.exit, code).not.toBe(ExitCode.Ok);

@@ -31,7 +31,7 @@ function table(record: Readonly<Record<string, CodeEntry>>): string[] {
     const e = record[code]!;
     const meaning = e.reserved ? `(reserved) ${e.summary}` : e.summary;
     rows.push(
-      `| \`${code}\` | ${e.severity} | ${exitText(e.exit)} | ${cell(meaning)} | ${cell(e.hint ?? "")} |`,
+      `| \`${code}\` | ${e.severity} | ${exitText(e.exit)} | ${cell(meaning)} | ${cell(e.hint)} |`,
     );
   }
   return rows;
@@ -95,7 +95,7 @@ export const GUARD_TABLE: Region = {
   render: () => {
     const rows = ["| code | meaning | what the leaf should do |", "| --- | --- | --- |"];
     for (const [code, e] of Object.entries(AREAS.guard) as [string, CodeEntry][])
-      rows.push(`| \`${code}\` | ${cell(e.summary)} | ${cell(e.hint ?? "")} |`);
+      rows.push(`| \`${code}\` | ${cell(e.summary)} | ${cell(e.hint)} |`);
     return rows.join("\n");
   },
 };

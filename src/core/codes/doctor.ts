@@ -9,6 +9,7 @@ export const doctorCodes = {
     exit: ExitCode.Ok,
     summary:
       "a host named on the command line (or found by default) is not installed; its probes were skipped",
+    hint: "install the host, or pass its path, to probe it",
   },
   "doctor.host-not-found": {
     severity: "error",
@@ -27,10 +28,12 @@ export const doctorCodes = {
     exit: ExitCode.Violation,
     summary:
       "a probe that devrites relies on failed on this host; the message names the probe and what it saw",
+    hint: "follow the fix the message gives; devrites refuses to rely on this host version until doctor passes",
   },
   "doctor.probe-warning": {
     severity: "info",
     exit: ExitCode.Ok,
     summary: "a probe that devrites does not rely on failed or could not run on this host",
+    hint: "nothing devrites relies on is affected; follow the fix the message gives if you need the feature",
   },
 } as const satisfies Record<string, CodeEntry>;

@@ -8,11 +8,13 @@ export const engineCodes = {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "the journey driver failed while dispatching a step",
+    hint: "see the driver's message; run `devrites resume` once the cause is fixed",
   },
   "engine.no-result": {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "the driver accepted a result it did not return",
+    hint: "a bug in the driver: it must return the result it accepted; report it",
   },
   "engine.locked": {
     severity: "error",

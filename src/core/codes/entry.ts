@@ -12,7 +12,7 @@ export interface CodeEntry {
   /** What the code means, in one line, for the catalogue and docs. */
   summary: string;
   /** The standing hint: what to do about it. Sites may pass a more specific one. */
-  hint?: string;
+  hint: string;
   /** Catalogued but emitted by no code today (kept so scripts matching on it stay valid). */
   reserved?: true;
 }

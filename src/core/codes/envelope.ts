@@ -8,11 +8,13 @@ export const envelopeCodes = {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "the text is not valid JSON; the line and a hint point at the first fault",
+    hint: "fix the JSON at the line given; the hint there names the first fault",
   },
   "envelope.missing-field": {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "at …: expected … (required field), got nothing",
+    hint: "add the required field the message names",
   },
   "envelope.not-object": {
     severity: "error",
@@ -30,10 +32,12 @@ export const envelopeCodes = {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "at …: unknown field, got …",
+    hint: "remove the field; envelopes are strict and take only the fields their schema lists",
   },
   "envelope.version": {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "at …: expected a supported version (…), got …",
+    hint: "write the version the schema names (the message lists the supported ones)",
   },
 } as const satisfies Record<string, CodeEntry>;

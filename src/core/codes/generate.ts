@@ -26,6 +26,7 @@ export const generateCodes = {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "cannot delete: …",
+    hint: "fix the permissions on the file named, then generate again",
   },
   "generate.hand-edit-overwritten": {
     severity: "warning",
@@ -79,11 +80,13 @@ export const generateCodes = {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "a previously generated file is no longer produced",
+    hint: "run devrites generate to delete it (or keep it: a hand-edited orphan is kept and reported)",
   },
   "generate.path-conflict": {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "two adapters plan different content for one file",
+    hint: "a bug in the adapters: two of them plan one file; report it",
   },
   "generate.path-not-dir": {
     severity: "error",
@@ -113,6 +116,7 @@ export const generateCodes = {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "cannot inspect …",
+    hint: "fix the permissions on the path named, then generate again",
   },
   "generate.path-unsafe": {
     severity: "error",
@@ -124,11 +128,13 @@ export const generateCodes = {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "cannot read: …",
+    hint: "fix the permissions on the file named, then generate again",
   },
   "generate.root-mismatch": {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "owned file outside its root …",
+    hint: "the manifest lists a file outside its root; delete the manifest and generate again",
   },
   "generate.stale": {
     severity: "error",
@@ -140,6 +146,7 @@ export const generateCodes = {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "cannot write: …",
+    hint: "fix the permissions or free space for the file named, then generate again",
   },
   "generate.target-invalid": {
     severity: "error",

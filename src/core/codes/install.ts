@@ -20,6 +20,7 @@ export const installCodes = {
     severity: "warning",
     exit: ExitCode.Ok,
     summary: "replaced with --force",
+    hint: "nothing to do; the file was replaced because --force was given",
   },
   "install.hook-chain-occupied": {
     severity: "error",
@@ -79,6 +80,7 @@ export const installCodes = {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "devrites is not installed here (no …)",
+    hint: "run devrites install first",
   },
   "install.not-utf8": {
     severity: "error",
@@ -96,11 +98,13 @@ export const installCodes = {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "the pack to install (with the project's overlay, if any) does not lint; nothing was installed",
+    hint: "run devrites pack lint and fix the errors it names (in the overlay, if any), then install again",
   },
   "install.path-symlink": {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "this path is a symlink",
+    hint: "devrites never writes through a symlink; replace the link with a real folder or file",
   },
   "install.path-unsafe": {
     severity: "error",
@@ -125,6 +129,7 @@ export const installCodes = {
     exit: ExitCode.Ok,
     summary:
       "a file devrites would write was edited since devrites wrote it, or is not devrites'; it is left as it is",
+    hint: "to take devrites' version, move your file away (or pass --force) and rerun",
   },
   "install.toml-malformed": {
     severity: "error",
@@ -148,6 +153,7 @@ export const installCodes = {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "a path devrites would install to cannot be inspected or read; nothing was installed",
+    hint: "fix the permissions on the path named, then rerun",
   },
   "install.path-not-dir": {
     severity: "error",

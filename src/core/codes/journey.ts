@@ -8,11 +8,13 @@ export const journeyCodes = {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "…: not a rite name: …",
+    hint: "name a rite the pack defines (rite-…)",
   },
   "journey.bad-role": {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "….packets[…]: unknown role …",
+    hint: "use a role listed in src/envelope/roles.ts",
   },
   "journey.blocked": {
     severity: "error",
@@ -24,11 +26,13 @@ export const journeyCodes = {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "…: a dispatch step needs packets",
+    hint: "give the dispatch step at least one packet",
   },
   "journey.empty-question": {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "…: the gate has no question",
+    hint: "give the gate the question a human must answer",
   },
   "journey.in-progress": {
     severity: "error",
@@ -40,15 +44,18 @@ export const journeyCodes = {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "….packets[…]: a read-only role cannot have writes",
+    hint: "give writes only to devrites-slice-wright; read-only roles describe changes instead",
   },
   "journey.unknown": {
     severity: "error",
     exit: ExitCode.Usage,
     summary: "no journey has this name",
+    hint: "name a journey this devrites knows",
   },
   "journey.unknown-driver": {
     severity: "error",
     exit: ExitCode.Usage,
     summary: "no journey driver has this name",
+    hint: "name a driver this devrites knows",
   },
 } as const satisfies Record<string, CodeEntry>;

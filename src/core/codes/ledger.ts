@@ -8,6 +8,7 @@ export const ledgerCodes = {
     severity: "warning",
     exit: ExitCode.Ok,
     summary: "could not record the guard decision for run …: …",
+    hint: "the guard's decision stood; check that .devrites/ is writable so the next one is recorded",
   },
   "ledger.corrupt-line": {
     severity: "error",

@@ -74,6 +74,7 @@ export const packCodes = {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "`…` declares `…` more than once",
+    hint: "declare each dispatched role once",
   },
   "pack.dispatch-not-role": {
     severity: "error",
@@ -97,6 +98,7 @@ export const packCodes = {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "field `…`: …",
+    hint: "give the field a value of the kind the message names",
   },
   "pack.field-missing": {
     severity: "error",
@@ -120,6 +122,7 @@ export const packCodes = {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "… must run `…`, not `…`",
+    hint: "wire the hook to the bundle the message names",
   },
   "pack.hook-matcher-narrow": {
     severity: "error",
@@ -185,6 +188,7 @@ export const packCodes = {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "cannot list the pack: …",
+    hint: "check that the pack folder exists and is readable",
   },
   "pack.reference-missing": {
     severity: "error",
@@ -220,6 +224,7 @@ export const packCodes = {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "payload is `…`; the role table says `…`",
+    hint: "set the payload the role table (src/envelope/roles.ts) gives for the role",
   },
   "pack.role-tool-forbidden": {
     severity: "error",
@@ -261,6 +266,7 @@ export const packCodes = {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "route hint `…` must be lowercase without outer spaces",
+    hint: "write the route hint in lowercase, without leading or trailing spaces",
   },
   "pack.section-missing": {
     severity: "error",
@@ -291,6 +297,7 @@ export const packCodes = {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "the pack's hook wiring file is not valid YAML",
+    hint: "fix the YAML at the line given",
   },
   "pack.frontmatter-missing": {
     severity: "error",

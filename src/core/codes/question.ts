@@ -14,11 +14,13 @@ export const questionCodes = {
     severity: "warning",
     exit: ExitCode.Ok,
     summary: "the answer to … is none of its options",
+    hint: "nothing to do if the free answer is meant; otherwise answer with one of the options",
   },
   "question.answered-twice": {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "question … is answered twice; the first answer stands",
+    hint: "the questions file is append-only; the first answer stands — raise a new question to change it",
   },
   "question.bad-kind": {
     severity: "error",
@@ -42,26 +44,31 @@ export const questionCodes = {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "question … is raised twice; the first stands",
+    hint: "the questions file is append-only; the first line stands — remove the repeated line",
   },
   "question.duplicate-option": {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "an option repeats",
+    hint: "give each option once",
   },
   "question.empty": {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "the question is empty",
+    hint: "write the question a human must answer",
   },
   "question.empty-answer": {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "the answer is empty",
+    hint: "give a non-empty answer",
   },
   "question.empty-option": {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "an option is empty",
+    hint: "remove the empty option or write it out",
   },
   "question.invalid": {
     severity: "error",

@@ -8,6 +8,7 @@ export const riteCodes = {
     severity: "info",
     exit: ExitCode.Ok,
     summary: "no rite is active; nothing to end",
+    hint: "nothing to do",
   },
   "rite.other-active": {
     severity: "error",

@@ -20,16 +20,19 @@ export const routeCodes = {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "not valid JSON: …",
+    hint: "fix the JSON of the routing corpus at the line given",
   },
   "route.corpus-misplaced": {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "the corpus is for … but sits in …",
+    hint: "move the corpus into the folder of the rite it is for (skills/<rite>/routing.json)",
   },
   "route.no-corpus": {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "no skills/<rite>/routing.json corpus found",
+    hint: "add a skills/<rite>/routing.json corpus for each rite to measure",
   },
   "route.no-pack": {
     severity: "error",

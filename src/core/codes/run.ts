@@ -8,6 +8,7 @@ export const runCodes = {
     severity: "warning",
     exit: ExitCode.Ok,
     summary: "run … has nothing in it",
+    hint: "abandon the run (devrites run abandon <run-id>) or write its packet again",
   },
   "run.not-active": {
     severity: "error",
@@ -19,6 +20,7 @@ export const runCodes = {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "a run's stored result.json cannot be read as an agent-result/v1",
+    hint: "the result is stored by devrites result record; record the leaf's result again, or abandon the run",
   },
   "run.unknown": {
     severity: "error",

@@ -8,6 +8,7 @@ export const validateCodes = {
     severity: "info",
     exit: ExitCode.Ok,
     summary: "the pack has lint errors, so the generated files were not compared",
+    hint: "fix the pack lint errors reported beside this; the generated files are compared once it lints",
   },
   "validate.git-failed": {
     severity: "error",
@@ -25,6 +26,7 @@ export const validateCodes = {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "… file(s) staged, and none of them is anything devrites checks",
+    hint: "nothing to do if the commit touches no devrites files; otherwise stage the files devrites checks",
   },
   "validate.nothing-to-check": {
     severity: "error",
@@ -42,6 +44,7 @@ export const validateCodes = {
     severity: "info",
     exit: ExitCode.Ok,
     summary: "… is gone; nothing left to lint",
+    hint: "nothing to do if the pack was removed on purpose",
   },
   "validate.package-pack-broken": {
     severity: "error",

@@ -26,11 +26,13 @@ export const workspaceCodes = {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "run … was accepted but its result is gone",
+    hint: "restore the result from version control, or redispatch the step",
   },
   "workspace.active-run-duplicate": {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "state.json lists one active run twice",
+    hint: "state.json is written by devrites alone; restore it from version control",
   },
   "workspace.active-run-missing": {
     severity: "error",
@@ -54,6 +56,7 @@ export const workspaceCodes = {
     severity: "error",
     exit: ExitCode.Violation,
     summary: "the packet names run …, its folder …",
+    hint: "packets are written once by devrites packet new; restore this one from version control",
   },
   "workspace.result-orphan": {
     severity: "error",
@@ -70,19 +73,22 @@ export const workspaceCodes = {
   "workspace.unreadable": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "is not a regular file",
+    summary: "a workspace file cannot be read, or is not a regular file",
+    hint: "the workspace is written by the devrites CLI only; restore the file from version control",
   },
   "workspace.result-invalid": {
     severity: "error",
     exit: ExitCode.Violation,
     summary:
       "a run's result.json is not a valid agent-result/v1 (a warning when result check already rejected it)",
+    hint: "record the leaf's result again, or abandon the run",
   },
   "workspace.result-role-mismatch": {
     severity: "error",
     exit: ExitCode.Violation,
     summary:
       "a run's result is from another role than its packet (a warning when result check already rejected it)",
+    hint: "a leaf must answer its own packet; redispatch the step",
   },
   "workspace.result-baseline-mismatch": {
     severity: "error",
