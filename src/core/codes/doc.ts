@@ -30,9 +30,7 @@ function table(record: Readonly<Record<string, CodeEntry>>): string[] {
   for (const code of Object.keys(record).sort()) {
     const e = record[code]!;
     const meaning = e.reserved ? `(reserved) ${e.summary}` : e.summary;
-    rows.push(
-      `| \`${code}\` | ${e.severity} | ${exitText(e.exit)} | ${cell(meaning)} | ${cell(e.hint)} |`,
-    );
+    rows.push(`| \`${code}\` | ${e.severity} | ${exitText(e.exit)} | ${cell(meaning)} | ${cell(e.hint)} |`);
   }
   return rows;
 }
