@@ -178,7 +178,7 @@ describe("runJourney", () => {
       kind: "technical",
       reason: "malformed-twice",
       attempt: 2,
-      fingerprint: "devrites-evidence-scout|rite-spec/devrites-evidence-scout#1|result.schema",
+      fingerprint: "devrites-evidence-scout|rite-spec/devrites-evidence-scout#1|envelope.schema",
     });
     expect(readQuestions(root).questions).toEqual([]);
     expect(allRunEvents().filter((e) => e.type === "step.blocked")).toHaveLength(1);
