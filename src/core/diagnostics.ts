@@ -20,11 +20,15 @@ export const ExitCode = {
 } as const;
 export type ExitCode = (typeof ExitCode)[keyof typeof ExitCode];
 
+import type { Code } from "./codes/index.js";
+
+export type { Code } from "./codes/index.js";
+
 export type Severity = "error" | "warning" | "info";
 
 export interface Diagnostic {
   /** Stable machine code, e.g. `result.stale` or `scope.traversal`. */
-  code: string;
+  code: Code;
   severity: Severity;
   /** What is wrong, in one sentence. */
   message: string;
@@ -36,15 +40,15 @@ export interface Diagnostic {
   hint?: string;
 }
 
-export function error(code: string, message: string, extra: Partial<Diagnostic> = {}): Diagnostic {
+export function error(code: Code, message: string, extra: Partial<Diagnostic> = {}): Diagnostic {
   return { code, severity: "error", message, ...extra };
 }
 
-export function warning(code: string, message: string, extra: Partial<Diagnostic> = {}): Diagnostic {
+export function warning(code: Code, message: string, extra: Partial<Diagnostic> = {}): Diagnostic {
   return { code, severity: "warning", message, ...extra };
 }
 
-export function info(code: string, message: string, extra: Partial<Diagnostic> = {}): Diagnostic {
+export function info(code: Code, message: string, extra: Partial<Diagnostic> = {}): Diagnostic {
   return { code, severity: "info", message, ...extra };
 }
 

@@ -78,7 +78,7 @@ const stale: Diagnostic[] = [
     path: "src/a.ts",
     hint: "re-read src/a.ts",
   }),
-  { code: "result.note", severity: "warning", message: "a warning that is not quoted" },
+  { code: "packet.superseded", severity: "warning", message: "a warning that is not quoted" },
 ];
 const rejected: CheckOutcomeLike = { exitCode: 1, diagnostics: stale, data: { verdict: "rejected" } };
 
@@ -163,7 +163,7 @@ describe("handleSubagentStop", () => {
     );
     expect(out.reason).not.toContain("a warning that is not quoted");
     expect(events(root, runId(1)).map((e) => [e.data.outcome, e.data.blocked, e.data.codes])).toEqual([
-      ["rejected", true, ["result.note", "result.stale"]],
+      ["rejected", true, ["packet.superseded", "result.stale"]],
     ]);
   });
 
@@ -351,14 +351,14 @@ describe("selectRun", () => {
 
 describe("blockReason", () => {
   it("quotes at most 20 errors and counts the rest", () => {
-    const many = Array.from({ length: 25 }, (_, i) => error(`result.x${i}`, `m${i}`));
+    const many = Array.from({ length: 25 }, (_, i) => error("result.stale", `m${i}`));
     const text = blockReason("rejected", runId(1), many);
     expect(text.split("\n").filter((l) => l.startsWith("- result."))).toHaveLength(20);
     expect(text).toContain("… and 5 more");
   });
   it("quotes warnings when there are no errors", () => {
-    expect(blockReason("x", runId(1), [{ code: "w.x", severity: "warning", message: "hm" }])).toContain(
-      "- w.x: hm",
-    );
+    expect(
+      blockReason("x", runId(1), [{ code: "packet.superseded", severity: "warning", message: "hm" }]),
+    ).toContain("- packet.superseded: hm");
   });
 });

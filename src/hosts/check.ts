@@ -49,7 +49,7 @@ export function driftOf(actions: readonly Action[]): DriftReport {
         drift.push({ path: a.path, state, diff });
         diagnostics.push(
           error(
-            `generate.${state}`,
+            a.handEdited ? "generate.hand-edited" : "generate.stale",
             a.handEdited
               ? "a generated file was edited by hand"
               : a.unmanaged

@@ -7,7 +7,7 @@
 
 import { lstatSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
 import { isAbsolute, join, relative, sep } from "node:path";
-import { type Diagnostic, error } from "../core/diagnostics.js";
+import { type Code, type Diagnostic, error } from "../core/diagnostics.js";
 import { checkOutputPath } from "../hosts/output-path.js";
 import { LAUNCHER_PATH } from "./launcher.js";
 import { INSTALL_MANIFEST, isPlainRelPath, STATE_PATH } from "./manifest.js";
@@ -82,7 +82,7 @@ export function readCurrent(root: string, rel: string, cls: PathClass): CurrentF
   return { kind: "absent" };
 }
 
-function unsafe(code: string, message: string, path: string, hint?: string): CurrentFile {
+function unsafe(code: Code, message: string, path: string, hint?: string): CurrentFile {
   return { kind: "unsafe", diagnostic: error(code, message, { path, ...(hint ? { hint } : {}) }) };
 }
 

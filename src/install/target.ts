@@ -10,7 +10,7 @@ import { lstatSync, realpathSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { git } from "../baseline/_git.js";
-import { type Diagnostic, ExitCode, error } from "../core/diagnostics.js";
+import { type Code, type Diagnostic, ExitCode, error } from "../core/diagnostics.js";
 
 export interface InstallTarget {
   /** The work tree's top level, resolved. */
@@ -23,7 +23,7 @@ export type TargetFound =
   | { ok: true; target: InstallTarget }
   | { ok: false; exitCode: ExitCode; diagnostics: Diagnostic[] };
 
-function usage(code: string, message: string, path: string, hint: string): TargetFound {
+function usage(code: Code, message: string, path: string, hint: string): TargetFound {
   return { ok: false, exitCode: ExitCode.Usage, diagnostics: [error(code, message, { path, hint })] };
 }
 

@@ -5,7 +5,7 @@ import { codesOf, exitCodeOf, verdictOf } from "./verdict.js";
 describe("verdictOf", () => {
   it("accepts nothing, or only infos and non-gate warnings", () => {
     expect(verdictOf([])).toBe("accepted");
-    expect(verdictOf([info("x.note", "n"), warning("x.warn", "w")])).toBe("accepted");
+    expect(verdictOf([info("doctor.host-absent", "n"), warning("packet.superseded", "w")])).toBe("accepted");
   });
 
   it("pauses for a gate when there is no error", () => {
@@ -14,7 +14,7 @@ describe("verdictOf", () => {
 
   it("rejects on any error, even beside a gate", () => {
     expect(verdictOf([warning("result.gate", "g"), error("result.stale", "s")])).toBe("rejected");
-    expect(verdictOf([error("anything.else", "e")])).toBe("rejected");
+    expect(verdictOf([error("pack.read-failed", "e")])).toBe("rejected");
   });
 
   it("maps verdicts to the CLI exit codes", () => {
@@ -24,6 +24,8 @@ describe("verdictOf", () => {
   });
 
   it("lists distinct codes sorted", () => {
-    expect(codesOf([error("b.x", "1"), error("a.y", "2"), error("b.x", "3")])).toEqual(["a.y", "b.x"]);
+    expect(
+      codesOf([error("result.stale", "1"), error("envelope.schema", "2"), error("result.stale", "3")]),
+    ).toEqual(["envelope.schema", "result.stale"]);
   });
 });

@@ -5,7 +5,7 @@
 
 import matter from "gray-matter";
 import { isMap, isScalar, isSeq, LineCounter, type Node, parseDocument } from "yaml";
-import { type Diagnostic, error } from "../core/diagnostics.js";
+import { type Code, type Diagnostic, error } from "../core/diagnostics.js";
 
 export interface ParsedDoc {
   data: Record<string, unknown>;
@@ -88,7 +88,7 @@ export function parseYamlWithLines(
   path: string,
   text: string,
   lineOffset: number,
-  code = "pack.frontmatter-malformed",
+  code: Code = "pack.frontmatter-malformed",
 ): YamlResult {
   const lineCounter = new LineCounter();
   let doc: ReturnType<typeof parseDocument>;
@@ -151,7 +151,7 @@ export function lineOf(keyLines: Record<string, number>, dotted: string): number
   }
 }
 
-function fail(path: string, code: string, message: string, line: number): ParseDocResult {
+function fail(path: string, code: Code, message: string, line: number): ParseDocResult {
   return {
     ok: false,
     diagnostics: [

@@ -136,7 +136,7 @@ function assertExactlyOnce(): void {
   // The retry carried the defect of the first attempt.
   expect(
     sent.find((s) => s.step_id === "rite-build/devrites-slice-wright#1" && s.attempt === 2)?.objective,
-  ).toContain('"result.schema: status: expected one of complete|partial"');
+  ).toContain('"envelope.schema: status: expected one of complete|partial"');
   // The ledger's view: one intent per (step, attempt), each in its own run, the one the world saw.
   const intents = listRunDirs(root).flatMap((id) =>
     readRunEvents(root, id)

@@ -158,7 +158,7 @@ describe("runJourney", () => {
   });
 
   it("retries a malformed result once, quoting the exact defect, then blocks without asking a human", async () => {
-    const defect = error("result.schema", "payload.content.findings: expected array, got string", {
+    const defect = error("envelope.schema", "payload.content.findings: expected array, got string", {
       path: ".devrites/runs/x/result.json",
     });
     const d = new FakeDriver(() => ({ verdict: "rejected", malformed: true, diagnostics: [defect] }));
@@ -170,7 +170,7 @@ describe("runJourney", () => {
     expect(outcome.status).toBe("blocked");
     expect(d.sent.map((s) => s.attempt)).toEqual([1, 2]);
     expect(d.sent[1]?.objective).toContain(
-      `"result.schema (.devrites/runs/x/result.json): payload.content.findings: expected array, got string"`,
+      `"envelope.schema (.devrites/runs/x/result.json): payload.content.findings: expected array, got string"`,
     );
     expect(d.sent[0]?.objective).toBe("survey src");
     const blocked = events.find((e) => e.type === "blocked");
@@ -178,7 +178,7 @@ describe("runJourney", () => {
       kind: "technical",
       reason: "malformed-twice",
       attempt: 2,
-      fingerprint: "devrites-evidence-scout|rite-spec/devrites-evidence-scout#1|result.schema",
+      fingerprint: "devrites-evidence-scout|rite-spec/devrites-evidence-scout#1|envelope.schema",
     });
     expect(readQuestions(root).questions).toEqual([]);
     expect(allRunEvents().filter((e) => e.type === "step.blocked")).toHaveLength(1);
@@ -190,7 +190,10 @@ describe("runJourney", () => {
   it("blocks after three attempts with the same causal fingerprint", async () => {
     const d = new FakeDriver(() => ({
       verdict: "rejected",
-      diagnostics: [error("result.stale", "baseline moved"), error("result.budget", "too many files")],
+      diagnostics: [
+        error("result.stale", "baseline moved"),
+        error("result.budget-exceeded", "too many files"),
+      ],
     }));
     const j: Journey = {
       name: "t",
@@ -200,17 +203,18 @@ describe("runJourney", () => {
     expect(outcome.status === "blocked" && outcome.blockers[0]).toMatchObject({
       reason: "fingerprint-exhausted",
       attempt: 3,
-      fingerprint: "devrites-evidence-scout|rite-spec/devrites-evidence-scout#1|result.budget,result.stale",
+      fingerprint:
+        "devrites-evidence-scout|rite-spec/devrites-evidence-scout#1|result.budget-exceeded,result.stale",
     });
     expect(d.sent.map((s) => s.attempt)).toEqual([1, 2, 3]);
     expect(readQuestions(root).questions).toEqual([]);
   });
 
   it("blocks when attempts run out with changing fingerprints", async () => {
-    const codes = ["result.stale", "result.out-of-scope", "result.budget"];
+    const codes = ["result.stale", "result.out-of-scope", "result.budget-exceeded"] as const;
     const d = new FakeDriver((req) => ({
       verdict: "rejected",
-      diagnostics: [error(codes[req.attempt - 1] ?? "x", "bad")],
+      diagnostics: [error(codes[req.attempt - 1] ?? "result.stale", "bad")],
     }));
     const j: Journey = {
       name: "t",
@@ -223,7 +227,11 @@ describe("runJourney", () => {
   it("accepts a corrected retry and continues", async () => {
     const d = new FakeDriver((req) =>
       req.attempt === 1
-        ? { verdict: "rejected", malformed: true, diagnostics: [error("result.json", "Unexpected token")] }
+        ? {
+            verdict: "rejected",
+            malformed: true,
+            diagnostics: [error("record.malformed-json", "Unexpected token")],
+          }
         : undefined,
     );
     const j: Journey = {

@@ -1,6 +1,6 @@
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { type Diagnostic, error } from "../core/diagnostics.js";
+import { type Code, type Diagnostic, error } from "../core/diagnostics.js";
 import { workspacePaths } from "./workspace.js";
 
 /**
@@ -13,7 +13,7 @@ export type LockResult = { ok: true; release: () => void } | { ok: false; diagno
 /** What a refusal says. */
 export interface LockLabels {
   /** Diagnostic code of every refusal, e.g. `engine.locked`. */
-  code: string;
+  code: Code;
   /** The path shown in diagnostics. */
   shown: string;
   /** Message when this process already holds the lock. */

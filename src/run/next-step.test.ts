@@ -431,14 +431,17 @@ describe("nextStep: persisting verdicts", () => {
     const at = observe(inRound({ phase: "persist" }), {
       kind: "checked",
       outcomes: {
-        [run(1)]: ok({ verdict: "rejected", diagnostics: [{ code: "c", message: "m", severity: "error" }] }),
+        [run(1)]: ok({
+          verdict: "rejected",
+          diagnostics: [{ code: "result.stale", message: "m", severity: "error" }],
+        }),
       },
     });
     expect(act(checkedA, at)).toEqual({
       kind: "record",
       run_id: run(1),
       type: "step.failed",
-      data: { step_id: A, attempt: 1, diagnostics: [{ code: "c", message: "m" }] },
+      data: { step_id: A, attempt: 1, diagnostics: [{ code: "result.stale", message: "m" }] },
     });
   });
 

@@ -8,7 +8,6 @@
  * - A step has at most three attempts in all (the packet's `attempt` is 1..3).
  */
 
-import type { Diagnostic } from "../core/diagnostics.js";
 import type { StepBlockedData } from "./workspace-types.js";
 
 export const MAX_ATTEMPTS = 3;
@@ -18,7 +17,17 @@ export const MAX_SAME_FINGERPRINT = 3;
 export interface RejectedAttempt {
   attempt: number;
   malformed: boolean;
-  diagnostics: readonly Pick<Diagnostic, "code" | "message" | "path">[];
+  diagnostics: readonly RecordedDiagnostic[];
+}
+
+/**
+ * A diagnostic as the ledger recorded it and the engine reads it back: its code is whatever string the file
+ * holds (an older devrites, or a hand edit, may have written one the catalogue does not list).
+ */
+export interface RecordedDiagnostic {
+  code: string;
+  message: string;
+  path?: string;
 }
 
 /** `role|step|code,code,…`: the codes sorted and de-duplicated, so the order of reporting does not matter. */

@@ -1,6 +1,6 @@
 import type { ScopeRule, ScopeViolation } from "./types.js";
 
-const HINTS: Record<ScopeRule, string> = {
+export const SCOPE_HINTS: Record<ScopeRule, string> = {
   "scope.empty": "give a repository-relative file path such as src/app.ts",
   "scope.nul": "remove the NUL byte; paths cannot contain it",
   "scope.control-char":
@@ -44,7 +44,7 @@ export function show(input: string): string {
 }
 
 export function violation(rule: ScopeRule, input: string, message: string): ScopeViolation {
-  return { rule, input, message, hint: HINTS[rule] };
+  return { rule, input, message, hint: SCOPE_HINTS[rule] };
 }
 
 export function reject(

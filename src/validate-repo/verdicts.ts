@@ -11,7 +11,7 @@
  *   the result declares and, for the wright, inside the allowlist; a read-only role changed nothing.
  */
 
-import type { Diagnostic } from "../core/diagnostics.js";
+import type { Code, Diagnostic } from "../core/diagnostics.js";
 import { error } from "../core/diagnostics.js";
 import { ROLES } from "../envelope/roles.js";
 import type { AgentPacket, AgentResult } from "../envelope/types.js";
@@ -75,7 +75,7 @@ export interface AcceptanceEvidence {
 export function rederiveAcceptance(ev: AcceptanceEvidence): Diagnostic[] {
   const { packet, result, paths } = ev;
   const out: Diagnostic[] = [];
-  const bad = (code: string, message: string, path: string, hint: string) =>
+  const bad = (code: Code, message: string, path: string, hint: string) =>
     out.push(error(code, message, { path, hint }));
 
   let anchoredAccept: AnchoredVerdict | undefined;

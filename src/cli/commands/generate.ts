@@ -2,7 +2,7 @@ import { readFile, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { findRepoRoot } from "../../baseline/find-repo-root.js";
-import { type Diagnostic, ExitCode, error, hasErrors } from "../../core/diagnostics.js";
+import { type Code, type Diagnostic, ExitCode, error, hasErrors } from "../../core/diagnostics.js";
 import { hostAssets } from "../../hosts/files.js";
 import {
   applyPlan,
@@ -32,7 +32,7 @@ const USAGE_CODES = new Set([
   "generate.path-not-file",
 ]);
 
-function usage(code: string, message: string, path?: string, hint?: string): Diagnostic {
+function usage(code: Code, message: string, path?: string, hint?: string): Diagnostic {
   return error(code, message, { ...(path ? { path } : {}), ...(hint ? { hint } : {}) });
 }
 

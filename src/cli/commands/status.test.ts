@@ -97,7 +97,7 @@ describe("devrites status", () => {
     const driver = new FakeDriver(() => ({
       verdict: "rejected",
       malformed: true,
-      diagnostics: [error("result.schema", "bad")],
+      diagnostics: [error("envelope.schema", "bad")],
     }));
     await driveJourney({ root, journey, ref, driver });
     const j = JSON.parse((await runCapture(["status", "--json"], root)).stdout);

@@ -1,0 +1,157 @@
+/** The `generate.*` diagnostics (emitted from src/hosts, src/hosts/claude, src/hosts/codex). */
+
+import { ExitCode } from "../diagnostics.js";
+import type { CodeEntry } from "./entry.js";
+
+export const generateCodes = {
+  "generate.asset-missing": {
+    severity: "error",
+    exit: ExitCode.Violation,
+    summary: "a skill asset was not read",
+    hint: "pass the asset's text in PlanInput.assets",
+  },
+  "generate.cli-bundle-missing": {
+    severity: "error",
+    exit: ExitCode.Violation,
+    summary: "the one-file CLI bin/devrites.cjs does not exist",
+    hint: "npm run build",
+  },
+  "generate.codex-vocabulary": {
+    severity: "warning",
+    exit: ExitCode.Ok,
+    summary: "Claude-only wording left in a Codex file: …",
+    hint: "reword the pack text host-neutrally, or add a rule to the Codex vocabulary table",
+  },
+  "generate.delete-failed": {
+    severity: "error",
+    exit: ExitCode.Violation,
+    summary: "cannot delete: …",
+    hint: "fix the permissions on the file named, then generate again",
+  },
+  "generate.hand-edit-overwritten": {
+    severity: "warning",
+    exit: ExitCode.Ok,
+    summary: "a hand edit to a generated file was replaced",
+    hint: "make the change in the pack (pack/.claude) so it survives generation",
+  },
+  "generate.hand-edited": {
+    severity: "error",
+    exit: ExitCode.Violation,
+    summary: "a generated file was edited by hand",
+    hint: "edit the pack (pack/.claude) instead and run devrites generate; the diff shows the edit",
+  },
+  "generate.hook-bundle-missing": {
+    severity: "error",
+    exit: ExitCode.MissingInput,
+    summary: "the hook bundle hooks/…… does not exist",
+    hint: "npm run build",
+  },
+  "generate.json-malformed": {
+    severity: "error",
+    exit: ExitCode.Violation,
+    summary: "a JSON file devrites merges into is not valid JSON; nothing was written",
+    hint: "fix the file by hand (devrites never overwrites a file it cannot read), then generate again",
+  },
+  "generate.manifest-malformed": {
+    severity: "error",
+    exit: ExitCode.Violation,
+    summary: "the generated-files manifest cannot be read",
+    hint: "delete the manifest and the files it listed, then generate again",
+  },
+  "generate.marker-malformed": {
+    severity: "error",
+    exit: ExitCode.Violation,
+    summary: "expected one devrites block, found … begin and … end markers…",
+    hint: "keep exactly one devrites begin/end marker pair, or delete both",
+  },
+  "generate.missing": {
+    severity: "error",
+    exit: ExitCode.Violation,
+    summary: "a generated file is missing",
+    hint: "run devrites generate",
+  },
+  "generate.orphan-kept": {
+    severity: "warning",
+    exit: ExitCode.Ok,
+    summary: "a file devrites no longer generates was edited; it is kept, untracked",
+    hint: "delete it if you do not need it",
+  },
+  "generate.orphaned": {
+    severity: "error",
+    exit: ExitCode.Violation,
+    summary: "a previously generated file is no longer produced",
+    hint: "run devrites generate to delete it (or keep it: a hand-edited orphan is kept and reported)",
+  },
+  "generate.path-conflict": {
+    severity: "error",
+    exit: ExitCode.Violation,
+    summary: "two adapters plan different content for one file",
+    hint: "a bug in the adapters: two of them plan one file; report it",
+  },
+  "generate.path-not-dir": {
+    severity: "error",
+    exit: ExitCode.Violation,
+    summary: "a folder devrites generates into is taken by something that is not a folder",
+    hint: "move the file away so the generated folder can be created",
+  },
+  "generate.path-not-file": {
+    severity: "error",
+    exit: ExitCode.Violation,
+    summary: "a path devrites generates exists and is not a regular file",
+    hint: "move it away so the generated file can be written",
+  },
+  "generate.path-outside": {
+    severity: "error",
+    exit: ExitCode.Violation,
+    summary: "output path resolves outside the target",
+    hint: "generated files are written only inside the target directory",
+  },
+  "generate.path-symlink": {
+    severity: "error",
+    exit: ExitCode.Violation,
+    summary: "a path devrites generates is a symlink",
+    hint: "generated files are never written through symlinks; replace the link with a real folder or file",
+  },
+  "generate.path-unreadable": {
+    severity: "error",
+    exit: ExitCode.Violation,
+    summary: "cannot inspect …",
+    hint: "fix the permissions on the path named, then generate again",
+  },
+  "generate.path-unsafe": {
+    severity: "error",
+    exit: ExitCode.Violation,
+    summary: "output path refused: expected a string, got …",
+    hint: "this is a bug in an adapter",
+  },
+  "generate.read-failed": {
+    severity: "error",
+    exit: ExitCode.Violation,
+    summary: "cannot read: …",
+    hint: "fix the permissions on the file named, then generate again",
+  },
+  "generate.root-mismatch": {
+    severity: "error",
+    exit: ExitCode.Violation,
+    summary: "owned file outside its root …",
+    hint: "the manifest lists a file outside its root; delete the manifest and generate again",
+  },
+  "generate.stale": {
+    severity: "error",
+    exit: ExitCode.Violation,
+    summary: "a generated file is out of date, or a file devrites generates holds other content",
+    hint: "run devrites generate",
+  },
+  "generate.write-failed": {
+    severity: "error",
+    exit: ExitCode.Violation,
+    summary: "cannot write: …",
+    hint: "fix the permissions or free space for the file named, then generate again",
+  },
+  "generate.target-invalid": {
+    severity: "error",
+    exit: ExitCode.Usage,
+    summary: "the generate target is not a directory, or no repository root was found from here",
+    hint: "pass --target DIR",
+  },
+} as const satisfies Record<string, CodeEntry>;

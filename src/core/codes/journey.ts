@@ -1,0 +1,61 @@
+/** The `journey.*` diagnostics (emitted from src/cli/commands, src/run). */
+
+import { ExitCode } from "../diagnostics.js";
+import type { CodeEntry } from "./entry.js";
+
+export const journeyCodes = {
+  "journey.bad-rite": {
+    severity: "error",
+    exit: ExitCode.Violation,
+    summary: "…: not a rite name: …",
+    hint: "name a rite the pack defines (rite-…)",
+  },
+  "journey.bad-role": {
+    severity: "error",
+    exit: ExitCode.Violation,
+    summary: "….packets[…]: unknown role …",
+    hint: "use a role listed in src/envelope/roles.ts",
+  },
+  "journey.blocked": {
+    severity: "error",
+    exit: ExitCode.HumanGate,
+    summary: "a journey step hit a technical blocker it cannot retry past",
+    hint: "fix the cause the blocker names; this is not a question for a human",
+  },
+  "journey.empty-dispatch": {
+    severity: "error",
+    exit: ExitCode.Violation,
+    summary: "…: a dispatch step needs packets",
+    hint: "give the dispatch step at least one packet",
+  },
+  "journey.empty-question": {
+    severity: "error",
+    exit: ExitCode.Violation,
+    summary: "…: the gate has no question",
+    hint: "give the gate the question a human must answer",
+  },
+  "journey.in-progress": {
+    severity: "error",
+    exit: ExitCode.Violation,
+    summary: "a journey is already in progress in this workspace",
+    hint: "run `devrites resume` to continue it",
+  },
+  "journey.reader-writes": {
+    severity: "error",
+    exit: ExitCode.Violation,
+    summary: "….packets[…]: a read-only role cannot have writes",
+    hint: "give writes only to devrites-slice-wright; read-only roles describe changes instead",
+  },
+  "journey.unknown": {
+    severity: "error",
+    exit: ExitCode.Usage,
+    summary: "no journey has this name",
+    hint: "name a journey this devrites knows",
+  },
+  "journey.unknown-driver": {
+    severity: "error",
+    exit: ExitCode.Usage,
+    summary: "no journey driver has this name",
+    hint: "name a driver this devrites knows",
+  },
+} as const satisfies Record<string, CodeEntry>;

@@ -1,0 +1,37 @@
+/** The `run.*` diagnostics (emitted from src/run). */
+
+import { ExitCode } from "../diagnostics.js";
+import type { CodeEntry } from "./entry.js";
+
+export const runCodes = {
+  "run.empty": {
+    severity: "warning",
+    exit: ExitCode.Ok,
+    summary: "run … has nothing in it",
+    hint: "abandon the run (devrites run abandon <run-id>) or write its packet again",
+  },
+  "run.not-active": {
+    severity: "error",
+    exit: ExitCode.Violation,
+    summary: "run … is not active (accepted, superseded or abandoned already)",
+    hint: "`devrites status` lists the active runs",
+  },
+  "run.result-invalid": {
+    severity: "error",
+    exit: ExitCode.Violation,
+    summary: "a run's stored result.json cannot be read as an agent-result/v1",
+    hint: "the result is stored by devrites result record; record the leaf's result again, or abandon the run",
+  },
+  "run.unknown": {
+    severity: "error",
+    exit: ExitCode.Violation,
+    summary: "no run … in this workspace",
+    hint: "`devrites status` lists the active runs",
+  },
+  "run.result-mismatch": {
+    severity: "error",
+    exit: ExitCode.Violation,
+    summary: "a run's result.json names another run (a warning when the run was given up)",
+    hint: "devrites run abandon <run-id> gives the run up; a fresh packet redoes the step",
+  },
+} as const satisfies Record<string, CodeEntry>;

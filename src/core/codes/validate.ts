@@ -1,0 +1,67 @@
+/** The `validate.*` diagnostics (emitted from src/validate-repo). */
+
+import { ExitCode } from "../diagnostics.js";
+import type { CodeEntry } from "./entry.js";
+
+export const validateCodes = {
+  "validate.adapters-unchecked": {
+    severity: "info",
+    exit: ExitCode.Ok,
+    summary: "the pack has lint errors, so the generated files were not compared",
+    hint: "fix the pack lint errors reported beside this; the generated files are compared once it lints",
+  },
+  "validate.git-failed": {
+    severity: "error",
+    exit: ExitCode.Violation,
+    summary: "git cannot list the staged files: …",
+    hint: "check the repository with git status",
+  },
+  "validate.not-git": {
+    severity: "error",
+    exit: ExitCode.Violation,
+    summary: "--staged needs a git repository",
+    hint: "run it inside the repository, or drop --staged",
+  },
+  "validate.nothing-evaluated": {
+    severity: "error",
+    exit: ExitCode.Violation,
+    summary: "… file(s) staged, and none of them is anything devrites checks",
+    hint: "nothing to do if the commit touches no devrites files; otherwise stage the files devrites checks",
+  },
+  "validate.nothing-to-check": {
+    severity: "error",
+    exit: ExitCode.Violation,
+    summary: "nothing here for devrites to check",
+    hint: "no pack/.claude, no generated adapters, no .devrites/ workspace: run devrites init first",
+  },
+  "validate.overlay-broken": {
+    severity: "error",
+    exit: ExitCode.Violation,
+    summary: "the devrites pack with the customised files of … does not lint; drift was not checked",
+    hint: "fix the files the errors name under the overlay folder",
+  },
+  "validate.pack-removed": {
+    severity: "info",
+    exit: ExitCode.Ok,
+    summary: "… is gone; nothing left to lint",
+    hint: "nothing to do if the pack was removed on purpose",
+  },
+  "validate.package-pack-broken": {
+    severity: "error",
+    exit: ExitCode.Violation,
+    summary: "the installed devrites' own pack does not lint; drift was not checked",
+    hint: "reinstall devrites",
+  },
+  "validate.partially-staged": {
+    severity: "warning",
+    exit: ExitCode.Ok,
+    summary: "… staged file(s) also have unstaged changes; the working-tree version was checked",
+    hint: "stage them fully (or stash the rest) so what is checked is what is committed",
+  },
+  "validate.staged-unverified": {
+    severity: "error",
+    exit: ExitCode.Violation,
+    summary: "staged while run … may still write it, and no result of that run was accepted",
+    hint: "run devrites result check on the run's result first (or abandon the run), then commit",
+  },
+} as const satisfies Record<string, CodeEntry>;
