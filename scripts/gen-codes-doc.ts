@@ -42,6 +42,11 @@ export function planCodesDocs(root: string = REPO_ROOT): Planned[] {
 }
 
 export function main(argv: readonly string[], root: string = REPO_ROOT): number {
+  const unknown = argv.filter((a) => a !== "--check");
+  if (unknown.length > 0) {
+    console.error(`usage: npx tsx scripts/gen-codes-doc.ts [--check]\nunexpected argument: ${unknown[0]}`);
+    return 2;
+  }
   const check = argv.includes("--check");
   let plan: Planned[];
   try {
@@ -54,6 +59,7 @@ export function main(argv: readonly string[], root: string = REPO_ROOT): number 
   if (check) {
     for (const p of stale)
       console.error(`error ${p.path}: ${p.current === undefined ? "missing" : "stale"}; run ${REGENERATE}`);
+    if (stale.length === 0) console.log(`codes: ${plan.length} files up to date`);
     return stale.length > 0 ? 1 : 0;
   }
   for (const p of stale) {

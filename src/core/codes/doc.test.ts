@@ -61,4 +61,10 @@ describe("gen-codes-doc --check", () => {
     writeFileSync(path, readFileSync(path, "utf8").replace("retry once, then report", "retry"));
     expect(main(["--check"], root)).toBe(1);
   });
+
+  it("refuses an unknown argument with exit 2 and writes nothing", () => {
+    const root = fixture();
+    expect(main(["--chek"], root)).toBe(2);
+    expect(() => readFileSync(join(root, CODES_DOC))).toThrow();
+  });
 });
