@@ -13,9 +13,9 @@
  */
 
 import { readFileSync, writeFileSync } from "node:fs";
-import { join, relative, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { join, relative } from "node:path";
 import { build, type Plugin } from "esbuild";
+import { runWhenInvoked } from "./_entry.js";
 import { common, outputText, REPO_ROOT, readOrEmpty } from "./build-hooks.js";
 
 /** Repository-relative path of the CLI bundle. */
@@ -99,13 +99,4 @@ export async function main(argv: readonly string[], root: string = REPO_ROOT): P
   return 0;
 }
 
-const invokedPath = process.argv[1];
-if (invokedPath && resolve(invokedPath) === fileURLToPath(import.meta.url)) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (e: unknown) => {
-      process.stderr.write(`build-cli: ${(e as Error)?.stack ?? String(e)}\n`);
-      process.exit(1);
-    },
-  );
-}
+runWhenInvoked(import.meta.url, "build-cli", main);

@@ -13,6 +13,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { build } from "esbuild";
+import { runWhenInvoked } from "./_entry.js";
 
 const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 export const COMPILE_CACHE_ENTRY = "src/hosts/compile-cache/entry.ts";
@@ -89,13 +90,4 @@ export async function main(argv: readonly string[], root: string = REPO_ROOT): P
   return 0;
 }
 
-const invokedPath = process.argv[1];
-if (invokedPath && resolve(invokedPath) === fileURLToPath(import.meta.url)) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (e: unknown) => {
-      process.stderr.write(`build-compile-cache: ${(e as Error)?.stack ?? String(e)}\n`);
-      process.exit(1);
-    },
-  );
-}
+runWhenInvoked(import.meta.url, "build-compile-cache", main);

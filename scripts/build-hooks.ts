@@ -19,6 +19,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type BuildOptions, build, type Metafile, type Plugin } from "esbuild";
 import { HOOK_BUNDLE_EXT, LAZY_PARTS_LINE } from "../src/hosts/output-path.js";
+import { runWhenInvoked } from "./_entry.js";
 
 /** ASCII, like the whole bundle (see `assertAscii`). */
 export const HOOK_HEADER = "// generated - do not edit; regenerate with npm run build";
@@ -434,13 +435,4 @@ export async function main(argv: readonly string[], root: string = REPO_ROOT): P
   return 0;
 }
 
-const invokedPath = process.argv[1];
-if (invokedPath && resolve(invokedPath) === fileURLToPath(import.meta.url)) {
-  main(process.argv.slice(2)).then(
-    (code) => process.exit(code),
-    (e: unknown) => {
-      process.stderr.write(`build-hooks: ${(e as Error)?.stack ?? String(e)}\n`);
-      process.exit(1);
-    },
-  );
-}
+runWhenInvoked(import.meta.url, "build-hooks", main);
