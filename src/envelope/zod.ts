@@ -126,8 +126,8 @@ const MaxLoadedLines = () => integer(1, 10000000);
 const MaxResultLines = () => integer(1, 100000);
 const Slug = () => text({ format: FORMATS.slug });
 const NonEmpty = () => text({ min: 1 });
-const RITE = () => text({ format: FORMATS.rite });
-const LEAF_STEP = () => text({ format: FORMATS.stepId });
+const Rite = () => text({ format: FORMATS.rite });
+const LeafStepId = () => text({ format: FORMATS.stepId });
 
 export const BaselineSchema = z
   .strictObject({
@@ -192,12 +192,12 @@ export const AgentPacketSchema = z
     packet_version: z.literal(PACKET_VERSION).describe("Envelope version."),
     run_id: RunIdSchema.describe("The run this packet starts."),
     role: RoleNameSchema.describe("The leaf role that must execute the packet."),
-    rite: RITE().describe("The rite that dispatched it, e.g. `rite-build`."),
+    rite: Rite().describe("The rite that dispatched it, e.g. `rite-build`."),
     phase: PhaseSchema.describe("The lifecycle phase."),
     attempt: integer(1, 3).describe(
       "Attempt number for this step; a retry quotes the previous defect and increments it.",
     ),
-    step_id: LEAF_STEP().describe(
+    step_id: LeafStepId().describe(
       "Composite step id `<rite>/<role>#<n>`, stable across retries of the same step.",
     ),
     workspace: RepoPathSchema.describe("The workspace folder, repository-relative (normally `.devrites`)."),
@@ -448,7 +448,7 @@ export const ActiveRunSchema = z
   .strictObject({
     run_id: RunIdSchema,
     role: RoleNameSchema,
-    step_id: LEAF_STEP().describe("Composite step id `<rite>/<role>#<n>`."),
+    step_id: LeafStepId().describe("Composite step id `<rite>/<role>#<n>`."),
     packet_path: RepoPathSchema.describe("Repository-relative path of the packet."),
     created_at: TimestampSchema,
   })
