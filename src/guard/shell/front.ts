@@ -12,6 +12,7 @@
 
 import { enter, union } from "./cwd.js";
 import { type Cwd, deny, type Effect, sinks, writes } from "./effects.js";
+import { plainlyUnmatched, starters } from "./front-plain.js";
 import { END, FRONT_RULES, type FrontRule, type PatternWord } from "./front-table.js";
 import { SHELLS } from "./known-words.js";
 import { parseShell, type Word } from "./parse.js";
@@ -278,8 +279,14 @@ function runScript(src: string, start: Cwd[], walk: Walk): { effects: Effect[]; 
   return { effects, cwds };
 }
 
-/** The front table's effects for a shell command string run from `opts.cwd`. Never throws on any string. */
+const STARTERS = starters(WRAPPERS.keys());
+
+/**
+ * The front table's effects for a shell command string run from `opts.cwd`. Never throws on any string. A
+ * command no rule can match (./front-plain.ts) is not parsed.
+ */
 export function frontShell(command: string, opts: FrontOptions): Effect[] {
+  if (plainlyUnmatched(command, STARTERS)) return [];
   return frontShellCounted(command, opts).effects;
 }
 
