@@ -5,13 +5,13 @@
 
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { frontShell, frontShellCounted } from "./front.js";
+import { FRONT_STARTERS, frontShell, frontShellCounted } from "./front.js";
 import { PLAIN_MAX, plainlyUnmatched, starters } from "./front-plain.js";
 import { FRONT_RULES } from "./front-table.js";
 
 const opts = { cwd: "/r" };
 const WRAPPERS = ["env", "timeout", "xargs", "sudo", "npx", "command", "exec", "time", "nice"];
-const START = starters(WRAPPERS);
+const START = FRONT_STARTERS;
 const walk = (c: string) => frontShellCounted(c, opts).effects;
 
 describe("plainly unmatched commands", () => {
@@ -51,16 +51,21 @@ describe("plainly unmatched commands", () => {
   });
 
   it("parses a command longer than PLAIN_MAX, so the walk's caps still apply", () => {
-    const long = Array(PLAIN_MAX).fill("l").join(";").slice(0, PLAIN_MAX + 1);
+    const long = Array(PLAIN_MAX)
+      .fill("l")
+      .join(";")
+      .slice(0, PLAIN_MAX + 1);
     expect(long.length).toBe(PLAIN_MAX + 1);
     expect(plainlyUnmatched(long, START)).toBe(false);
     expect(plainlyUnmatched(long.slice(0, PLAIN_MAX), START)).toBe(true);
   });
 
   it("knows every rule's program, wrapper and shell as a start word", () => {
+    expect([...starters(["a-wrapper"])]).toContain("a-wrapper");
     for (const rule of FRONT_RULES) {
       const first = rule.prefix[0];
-      for (const name of typeof first === "string" ? [first] : first) expect(START.has(name), name).toBe(true);
+      for (const name of typeof first === "string" ? [first] : first)
+        expect(START.has(name), name).toBe(true);
     }
     for (const w of [...WRAPPERS, "sh", "bash", "zsh"]) expect(START.has(w), w).toBe(true);
     expect(START.has("grep")).toBe(false);

@@ -279,14 +279,15 @@ function runScript(src: string, start: Cwd[], walk: Walk): { effects: Effect[]; 
   return { effects, cwds };
 }
 
-const STARTERS = starters(WRAPPERS.keys());
+/** The words that can start a match (wrappers included): the shortcut's test (front-plain.test.ts). */
+export const FRONT_STARTERS = starters(WRAPPERS.keys());
 
 /**
  * The front table's effects for a shell command string run from `opts.cwd`. Never throws on any string. A
  * command no rule can match (./front-plain.ts) is not parsed.
  */
 export function frontShell(command: string, opts: FrontOptions): Effect[] {
-  if (plainlyUnmatched(command, STARTERS)) return [];
+  if (plainlyUnmatched(command, FRONT_STARTERS)) return [];
   return frontShellCounted(command, opts).effects;
 }
 
