@@ -1,4 +1,4 @@
-import { lstatSync, statSync } from "node:fs";
+import { lstatSync, readdirSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { type Diagnostic, ExitCode, error } from "../core/diagnostics.js";
 import { git } from "./_git.js";
@@ -57,16 +57,33 @@ export async function locateRoot(cwd: string): Promise<RootFound> {
   }
 }
 
+/**
+ * The nearest `.git` at or above `start` that claims to be a repository. An empty `.git` folder claims nothing
+ * and git's own discovery passes over it too; Codex's sandbox makes one in each of its writable roots (`/tmp`
+ * among them) as a mount point while a command runs, so counting it would turn every plain folder there into a
+ * broken repository. Anything else (a `.git` file, a folder with content, one that cannot be listed) counts.
+ */
 function dotGitAbove(start: string): string | null {
   for (let dir = start; ; dir = dirname(dir)) {
     const candidate = join(dir, ".git");
-    try {
-      lstatSync(candidate);
-      return candidate;
-    } catch {
-      // keep climbing
-    }
+    if (claimsRepository(candidate)) return candidate;
     if (dirname(dir) === dir) return null;
+  }
+}
+
+function claimsRepository(dotGit: string): boolean {
+  let stat: ReturnType<typeof lstatSync> | undefined;
+  try {
+    stat = lstatSync(dotGit, { throwIfNoEntry: false });
+  } catch {
+    return true; // there, but not even its kind can be read: fail closed
+  }
+  if (stat === undefined) return false;
+  if (!stat.isDirectory()) return true;
+  try {
+    return readdirSync(dotGit).length > 0;
+  } catch {
+    return true;
   }
 }
 

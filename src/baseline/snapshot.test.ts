@@ -394,6 +394,15 @@ describe("unborn and no-git", () => {
     await expect(findRepoRoot(join(plain, "missing"))).rejects.toThrow(/not a directory/);
   });
 
+  it("findRepoRoot: an empty .git folder above is no repository (Codex's mount point), one with content is", async () => {
+    const top = tempDir();
+    mkdirSync(join(top, ".git"));
+    mkdirSync(join(top, "plain"));
+    expect(await findRepoRoot(join(top, "plain"))).toEqual({ root: join(top, "plain"), git: false });
+    writeFileSync(join(top, ".git", "HEAD"), "not a ref\n");
+    await expect(findRepoRoot(join(top, "plain"))).rejects.toThrow(/git cannot use it/);
+  });
+
   it("ignores GIT_DIR and GIT_INDEX_FILE from the caller's environment", async () => {
     const root = repo();
     const other = repo();
