@@ -90,25 +90,26 @@ export const generateCodes = {
   },
   "generate.path-not-dir": {
     severity: "error",
-    exit: ExitCode.Violation,
+    exit: ExitCode.Usage,
     summary: "a folder devrites generates into is taken by something that is not a folder",
     hint: "move the file away so the generated folder can be created",
   },
   "generate.path-not-file": {
     severity: "error",
-    exit: ExitCode.Violation,
+    exit: ExitCode.Usage,
     summary: "a path devrites generates exists and is not a regular file",
     hint: "move it away so the generated file can be written",
   },
   "generate.path-outside": {
     severity: "error",
-    exit: ExitCode.Violation,
-    summary: "output path resolves outside the target",
+    exit: ExitCode.Usage,
+    summary:
+      "An output path resolves to the target folder itself or outside it (the second line of defence behind the lexical path rules); `devrites generate` refuses it with exit 2.",
     hint: "generated files are written only inside the target directory",
   },
   "generate.path-symlink": {
     severity: "error",
-    exit: ExitCode.Violation,
+    exit: ExitCode.Usage,
     summary: "a path devrites generates is a symlink",
     hint: "generated files are never written through symlinks; replace the link with a real folder or file",
   },
@@ -120,9 +121,10 @@ export const generateCodes = {
   },
   "generate.path-unsafe": {
     severity: "error",
-    exit: ExitCode.Violation,
-    summary: "output path refused: expected a string, got …",
-    hint: "this is a bug in an adapter",
+    exit: ExitCode.Usage,
+    summary:
+      "An adapter planned an output path that breaks the scope rules (absolute, with `..`, a glob, or inside .git); `devrites generate` refuses it with exit 2.",
+    hint: "a bug in an adapter: the message names the rule the path broke; report it",
   },
   "generate.read-failed": {
     severity: "error",

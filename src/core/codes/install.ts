@@ -30,14 +30,16 @@ export const installCodes = {
   },
   "install.hooks-path-outside": {
     severity: "error",
-    exit: ExitCode.Violation,
-    summary: "git runs hooks from …, which is outside this repository (core.hooksPath, or a worktree)",
+    exit: ExitCode.Usage,
+    summary:
+      "`--git-hook` was asked for, but git runs hooks from a folder outside this repository (core.hooksPath, or a linked worktree), where devrites does not write.",
     hint: "devrites does not write into a shared hooks folder; run `devrites validate --staged` from your hook manager instead (pre-commit, husky and lefthook snippets are in the README)",
   },
   "install.hooks-path-unknown": {
     severity: "error",
-    exit: ExitCode.Violation,
-    summary: "git cannot say where its hooks go: …",
+    exit: ExitCode.Usage,
+    summary:
+      "`--git-hook` was asked for, but git cannot say where the pre-commit hook goes (`git rev-parse --git-path hooks/pre-commit` failed).",
     hint: "check the repository with git status",
   },
   "install.interrupted": {
@@ -78,9 +80,10 @@ export const installCodes = {
   },
   "install.not-installed": {
     severity: "error",
-    exit: ExitCode.Violation,
-    summary: "devrites is not installed here (no …)",
-    hint: "run devrites install first",
+    exit: ExitCode.MissingInput,
+    summary:
+      "`devrites update` or `devrites uninstall` ran where no install manifest (.devrites/install.json) exists: devrites is not installed there.",
+    hint: "run devrites init to install; an uninstall has nothing to remove",
   },
   "install.not-utf8": {
     severity: "error",
@@ -126,9 +129,9 @@ export const installCodes = {
   },
   "install.skip-modified": {
     severity: "warning",
-    exit: ExitCode.Ok,
+    exit: ExitCode.Violation,
     summary:
-      "a file devrites would write was edited since devrites wrote it, or is not devrites'; it is left as it is",
+      "A file devrites would write was edited since devrites wrote it, or is not devrites'; it is left as it is, and init, update and uninstall exit 1 so that the skip is not missed.",
     hint: "to take devrites' version, move your file away (or pass --force) and rerun",
   },
   "install.toml-malformed": {

@@ -18,8 +18,9 @@ export const journeyCodes = {
   },
   "journey.blocked": {
     severity: "error",
-    exit: ExitCode.HumanGate,
-    summary: "a journey step hit a technical blocker it cannot retry past",
+    exit: ExitCode.Violation,
+    summary:
+      "A journey step hit a technical blocker it cannot retry past; `devrites resume` stops with exit 1 (it is not a human gate).",
     hint: "fix the cause the blocker names; this is not a question for a human",
   },
   "journey.empty-dispatch": {
@@ -48,14 +49,16 @@ export const journeyCodes = {
   },
   "journey.unknown": {
     severity: "error",
-    exit: ExitCode.Usage,
-    summary: "no journey has this name",
+    exit: ExitCode.Violation,
+    summary:
+      "A journey was started under a name no registered journey has; the start is refused like any refused engine run (exit 1).",
     hint: "name a journey this devrites knows",
   },
   "journey.unknown-driver": {
     severity: "error",
-    exit: ExitCode.Usage,
-    summary: "no journey driver has this name",
+    exit: ExitCode.Violation,
+    summary:
+      "A journey was started with a driver name no registered driver has; the start is refused like any refused engine run (exit 1).",
     hint: "name a driver this devrites knows",
   },
 } as const satisfies Record<string, CodeEntry>;

@@ -60,7 +60,7 @@ export const packCodes = {
   },
   "pack.dir-missing": {
     severity: "error",
-    exit: ExitCode.Violation,
+    exit: ExitCode.MissingInput,
     summary: "the pack folder does not exist",
     hint: "run from the repository root, or pass --dir <pack/.claude>",
   },

@@ -12,8 +12,9 @@ export const routeCodes = {
   },
   "route.cards-invalid": {
     severity: "error",
-    exit: ExitCode.Violation,
-    summary: "the rite cards are unreadable: …",
+    exit: ExitCode.MissingInput,
+    summary:
+      "With no pack to route against, the rite cards shipped beside the plugin's CLI (bin/rite-cards.json) are not valid JSON or not a list of well-formed cards; `route` and `eval` exit 5 as for a missing pack.",
     hint: "reinstall the plugin (devrites generate writes this file)",
   },
   "route.corpus-invalid": {

@@ -24,9 +24,10 @@ export const runCodes = {
   },
   "run.unknown": {
     severity: "error",
-    exit: ExitCode.Violation,
-    summary: "no run … in this workspace",
-    hint: "`devrites status` lists the active runs",
+    exit: "varies",
+    summary:
+      "A run id names no run: `devrites run abandon` was given one with no folder in this workspace (exit 5), or `devrites validate` found a result.json for a run with neither a packet nor a recorded intent (exit 1).",
+    hint: "`devrites status` lists the active runs; a result must answer a packet written by devrites packet new",
   },
   "run.result-mismatch": {
     severity: "error",

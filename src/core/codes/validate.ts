@@ -18,8 +18,8 @@ export const validateCodes = {
   },
   "validate.not-git": {
     severity: "error",
-    exit: ExitCode.Violation,
-    summary: "--staged needs a git repository",
+    exit: ExitCode.Usage,
+    summary: "`devrites validate --staged` ran outside a git repository.",
     hint: "run it inside the repository, or drop --staged",
   },
   "validate.nothing-evaluated": {
