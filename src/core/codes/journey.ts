@@ -7,13 +7,15 @@ export const journeyCodes = {
   "journey.bad-rite": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "…: not a rite name: …",
+    summary:
+      "A step of a journey definition names a rite that is not a rite name (`rite` or `rite-<name>`); the engine refuses to run the journey.",
     hint: "name a rite the pack defines (rite-…)",
   },
   "journey.bad-role": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "….packets[…]: unknown role …",
+    summary:
+      "A dispatch step of a journey definition names a role that is not a devrites role; the engine refuses to run the journey.",
     hint: "use a role listed in src/envelope/roles.ts",
   },
   "journey.blocked": {
@@ -26,13 +28,15 @@ export const journeyCodes = {
   "journey.empty-dispatch": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "…: a dispatch step needs packets",
+    summary:
+      "A dispatch step of a journey definition lists no packets; the engine refuses to run the journey.",
     hint: "give the dispatch step at least one packet",
   },
   "journey.empty-question": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "…: the gate has no question",
+    summary:
+      "A gate step of a journey definition has no question for the human; the engine refuses to run the journey.",
     hint: "give the gate the question a human must answer",
   },
   "journey.in-progress": {
@@ -44,7 +48,8 @@ export const journeyCodes = {
   "journey.reader-writes": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "….packets[…]: a read-only role cannot have writes",
+    summary:
+      "A dispatch step of a journey definition gives write paths to a read-only role; the engine refuses to run the journey.",
     hint: "give writes only to devrites-slice-wright; read-only roles describe changes instead",
   },
   "journey.unknown": {

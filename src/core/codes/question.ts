@@ -7,19 +7,19 @@ export const questionCodes = {
   "question.already-answered": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "question … was already answered: …",
+    summary: "`devrites resolve` named a question that already has an answer; answers are final.",
     hint: "answers are final; raise a new question to revisit the decision",
   },
   "question.answer-not-an-option": {
     severity: "warning",
     exit: ExitCode.Ok,
-    summary: "the answer to … is none of its options",
+    summary: "A recorded answer in .devrites/questions.jsonl is none of the options its question offered.",
     hint: "nothing to do if the free answer is meant; otherwise answer with one of the options",
   },
   "question.answered-twice": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "question … is answered twice; the first answer stands",
+    summary: "A question in .devrites/questions.jsonl has two answer lines; the first answer stands.",
     hint: "the questions file is append-only; the first answer stands — raise a new question to change it",
   },
   "question.bad-kind": {
@@ -43,7 +43,7 @@ export const questionCodes = {
   "question.duplicate": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "question … is raised twice; the first stands",
+    summary: "A question id is raised twice in .devrites/questions.jsonl; the first line stands.",
     hint: "the questions file is append-only; the first line stands — remove the repeated line",
   },
   "question.duplicate-option": {
@@ -73,19 +73,20 @@ export const questionCodes = {
   "question.invalid": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "not a question line: …",
+    summary:
+      "A line of .devrites/questions.jsonl is neither a well-formed raised line nor a well-formed answered line.",
     hint: "each line is {type: raised, qid, kind, question, options, raised_at} or {type: answered, qid, answer, answered_at}",
   },
   "question.unknown": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "no question … was raised",
+    summary: "`devrites resolve` named a question id that no question in this workspace has.",
     hint: "run `devrites status` to list the pending questions",
   },
   "question.unknown-qid": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "answer to …, which no earlier line raised",
+    summary: "An answer line in .devrites/questions.jsonl answers a question id that no earlier line raised.",
     hint: "an answer must follow the question's raised line",
   },
 } as const satisfies Record<string, CodeEntry>;

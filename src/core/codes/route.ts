@@ -7,7 +7,8 @@ export const routeCodes = {
   "route.accuracy": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "routing accuracy … is below …",
+    summary:
+      "`devrites eval` measured a routing accuracy over the rites' corpora below the minimum (`--min`, or the default).",
     hint: "improve the rites' route hints (frontmatter devrites.route.hints), not the corpora",
   },
   "route.cards-invalid": {
@@ -20,13 +21,14 @@ export const routeCodes = {
   "route.corpus-invalid": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "not valid JSON: …",
-    hint: "fix the JSON of the routing corpus at the line given",
+    summary:
+      "A rite's routing corpus (skills/<rite>/routing.json) is not valid JSON, or does not fit the routing corpus schema.",
+    hint: "fix the corpus at the path given: the message names the JSON error or the first field that does not fit",
   },
   "route.corpus-misplaced": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "the corpus is for … but sits in …",
+    summary: "A routing corpus names another rite than the skill folder it sits in.",
     hint: "move the corpus into the folder of the rite it is for (skills/<rite>/routing.json)",
   },
   "route.no-corpus": {

@@ -7,13 +7,14 @@ export const runCodes = {
   "run.empty": {
     severity: "warning",
     exit: ExitCode.Ok,
-    summary: "run … has nothing in it",
+    summary: "A run folder under .devrites/runs/ holds no files at all.",
     hint: "abandon the run (devrites run abandon <run-id>) or write its packet again",
   },
   "run.not-active": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "run … is not active (accepted, superseded or abandoned already)",
+    summary:
+      "`devrites run abandon` named a run that exists but is no longer active (already accepted, superseded or abandoned).",
     hint: "`devrites status` lists the active runs",
   },
   "run.result-invalid": {
