@@ -9,7 +9,7 @@ export const journeyCodes = {
     exit: ExitCode.Violation,
     summary:
       "A step of a journey definition names a rite that is not a rite name (`rite` or `rite-<name>`); the engine refuses to run the journey.",
-    hint: "name a rite the pack defines (rite-…)",
+    hint: "name a rite the pack defines (`rite` or `rite-<name>`)",
   },
   "journey.bad-role": {
     severity: "error",
