@@ -13,7 +13,7 @@ export const cliCodes = {
   "cli.unknown-command": {
     severity: "error",
     exit: ExitCode.Usage,
-    summary: "unknown command: …",
+    summary: "The command line does not start with the name of a devrites command.",
     hint: "run `devrites --help` for the list of commands",
   },
   "cli.usage": {

@@ -71,7 +71,9 @@ export function renderCodesDoc(): string {
     "Every diagnostic devrites prints has a stable code (`area.rule`); scripts and the root rites match on",
     "them. This is the whole catalogue (`src/core/codes/`): severity, the exit code a command ends with when",
     "the code decides it, what it means and the standing hint (a site may give a more specific one).",
-    "A warning or a note never fails a command; guard rules are answered to the host as hook denials.",
+    "A warning or a note fails no command unless its row gives an exit code other than 0 (one does:",
+    "`install.skip-modified`); `varies` means the summary says which command ends with which code; guard",
+    "rules are answered to the host as hook denials.",
     "",
   ];
   for (const area of Object.keys(AREAS).sort() as (keyof typeof AREAS)[]) {

@@ -13,14 +13,16 @@ export const doctorCodes = {
   },
   "doctor.host-not-found": {
     severity: "error",
-    exit: ExitCode.Violation,
-    summary: "the host binary given (or found) is not an executable file",
+    exit: "varies",
+    summary:
+      "The host binary given (or looked for on PATH) is not an executable file; `devrites doctor` exits 5 when no host could be probed at all, 1 when another host was.",
     hint: 'give the path of the host\'s executable (e.g. --claude "$(command -v claude)")',
   },
   "doctor.host-unusable": {
     severity: "error",
-    exit: ExitCode.Violation,
-    summary: "the host binary does not answer `--version` as expected",
+    exit: "varies",
+    summary:
+      "The host binary does not answer `--version` as expected; `devrites doctor` exits 5 when no host could be probed at all, 1 when another host was.",
     hint: "check that the path is the host's CLI and that it runs on its own",
   },
   "doctor.probe-failed": {

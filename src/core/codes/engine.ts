@@ -18,8 +18,9 @@ export const engineCodes = {
   },
   "engine.locked": {
     severity: "error",
-    exit: ExitCode.Busy,
-    summary: "another devrites process is driving a journey in this workspace",
+    exit: ExitCode.Violation,
+    summary:
+      "Another devrites process holds the engine lock (.devrites/engine.lock) and is driving a journey in this workspace; `devrites resume` refuses with exit 1.",
     hint: "wait for it to finish; if no such process exists, remove the lock file",
   },
 } as const satisfies Record<string, CodeEntry>;

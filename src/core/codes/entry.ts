@@ -5,8 +5,9 @@ export interface CodeEntry {
   severity: Severity;
   /**
    * The exit code a command ends with when this is its deciding diagnostic: `ExitCode.Ok` for warnings and
-   * notes (they never fail a command); `"varies"` where the emitting command picks it; `"hook"` for a guard
-   * rule, which is answered to the host as a hook decision, not as an exit code.
+   * notes (they fail no command, save the few the catalogue test lists); `"varies"` where different commands,
+   * or different cases of one, end with different codes (the summary says which); `"hook"` for a guard rule,
+   * which is answered to the host as a hook decision, not as an exit code. `exits.test.ts` pins a sample.
    */
   exit: ExitCode | "varies" | "hook";
   /** What the code means, in one line, for the catalogue and docs. */

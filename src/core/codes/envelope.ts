@@ -13,31 +13,35 @@ export const envelopeCodes = {
   "envelope.missing-field": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "at …: expected … (required field), got nothing",
-    hint: "add the required field the message names",
+    summary:
+      "An agent packet or result lacks a field its schema requires; the message names the field and what it expects.",
+    hint: "add the field the message names; if a similarly spelt field is there, rename it",
   },
   "envelope.not-object": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "at …: expected a JSON object (the … envelope), got …",
-    hint: "the file must hold one JSON object",
+    summary:
+      "The packet or result file holds JSON that is not an object (an array, a string, a number or null).",
+    hint: "the file must hold one JSON object: an agent-packet/v1 or an agent-result/v1",
   },
   "envelope.schema": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "the … envelope could not be checked: …",
-    hint: "the input must be plain JSON data",
+    summary:
+      "A field of an agent packet or result has a value its schema does not allow (wrong type, out of range, not one of the allowed values), or the input could not be checked at all.",
+    hint: "give the field at the path named a value of the kind the message expects; the input must be plain JSON data",
   },
   "envelope.unknown-field": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "at …: unknown field, got …",
+    summary: "An agent packet or result has a field its schema does not list; envelopes are closed.",
     hint: "remove the field; envelopes are strict and take only the fields their schema lists",
   },
   "envelope.version": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "at …: expected a supported version (…), got …",
+    summary:
+      "The envelope's version field (`packet_version`, `result_version`) names a version this devrites does not read.",
     hint: "write the version the schema names (the message lists the supported ones)",
   },
 } as const satisfies Record<string, CodeEntry>;

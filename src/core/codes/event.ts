@@ -13,13 +13,14 @@ export const eventCodes = {
   "event.invalid": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "not a run event: …",
+    summary:
+      "A line of a run's ledger (.devrites/runs/<run>/events.jsonl) is not a run event: a field every event has is missing or has the wrong type.",
     hint: "the ledger is written by devrites alone; restore it from version control or abandon the run",
   },
   "event.run-mismatch": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "event of run … in the ledger of …",
+    summary: "An event in one run's ledger names another run id (an event was copied or moved between runs).",
     hint: "the ledger is written by devrites alone; restore it from version control or abandon the run",
   },
 } as const satisfies Record<string, CodeEntry>;

@@ -19,13 +19,15 @@ export const generateCodes = {
   "generate.codex-vocabulary": {
     severity: "warning",
     exit: ExitCode.Ok,
-    summary: "Claude-only wording left in a Codex file: …",
+    summary:
+      "A file generated for Codex still holds wording that only makes sense in Claude Code (a Claude-only tool or feature name).",
     hint: "reword the pack text host-neutrally, or add a rule to the Codex vocabulary table",
   },
   "generate.delete-failed": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "cannot delete: …",
+    summary:
+      "`devrites generate` could not delete a file it no longer generates (permissions or an I/O error).",
     hint: "fix the permissions on the file named, then generate again",
   },
   "generate.hand-edit-overwritten": {
@@ -43,8 +45,9 @@ export const generateCodes = {
   "generate.hook-bundle-missing": {
     severity: "error",
     exit: ExitCode.MissingInput,
-    summary: "the hook bundle hooks/…… does not exist",
-    hint: "npm run build",
+    summary:
+      "A hook bundle the adapters need (hooks/<entry> in the devrites package) does not exist, so nothing was written; `generate`, `init` and `update` exit 5.",
+    hint: "build the package's hook bundles (npm run build), or reinstall devrites",
   },
   "generate.json-malformed": {
     severity: "error",
@@ -61,7 +64,8 @@ export const generateCodes = {
   "generate.marker-malformed": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "expected one devrites block, found … begin and … end markers…",
+    summary:
+      "A file devrites merges a block into (such as AGENTS.md) holds devrites' begin and end markers in the wrong number or order, so its block cannot be found.",
     hint: "keep exactly one devrites begin/end marker pair, or delete both",
   },
   "generate.missing": {
@@ -90,51 +94,55 @@ export const generateCodes = {
   },
   "generate.path-not-dir": {
     severity: "error",
-    exit: ExitCode.Violation,
+    exit: ExitCode.Usage,
     summary: "a folder devrites generates into is taken by something that is not a folder",
     hint: "move the file away so the generated folder can be created",
   },
   "generate.path-not-file": {
     severity: "error",
-    exit: ExitCode.Violation,
+    exit: ExitCode.Usage,
     summary: "a path devrites generates exists and is not a regular file",
     hint: "move it away so the generated file can be written",
   },
   "generate.path-outside": {
     severity: "error",
-    exit: ExitCode.Violation,
-    summary: "output path resolves outside the target",
+    exit: ExitCode.Usage,
+    summary:
+      "An output path resolves to the target folder itself or outside it (the second line of defence behind the lexical path rules); `devrites generate` refuses it with exit 2.",
     hint: "generated files are written only inside the target directory",
   },
   "generate.path-symlink": {
     severity: "error",
-    exit: ExitCode.Violation,
+    exit: ExitCode.Usage,
     summary: "a path devrites generates is a symlink",
     hint: "generated files are never written through symlinks; replace the link with a real folder or file",
   },
   "generate.path-unreadable": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "cannot inspect …",
+    summary: "A path `devrites generate` writes could not be inspected (permissions or an I/O error).",
     hint: "fix the permissions on the path named, then generate again",
   },
   "generate.path-unsafe": {
     severity: "error",
-    exit: ExitCode.Violation,
-    summary: "output path refused: expected a string, got …",
-    hint: "this is a bug in an adapter",
+    exit: ExitCode.Usage,
+    summary:
+      "An adapter planned an output path that breaks the scope rules (absolute, with `..`, a glob, or inside .git); `devrites generate` refuses it with exit 2.",
+    hint: "a bug in an adapter: the message names the rule the path broke; report it",
   },
   "generate.read-failed": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "cannot read: …",
+    summary:
+      "`devrites generate` could not read a file it compares or merges into (permissions or an I/O error).",
     hint: "fix the permissions on the file named, then generate again",
   },
   "generate.root-mismatch": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "owned file outside its root …",
-    hint: "the manifest lists a file outside its root; delete the manifest and generate again",
+    summary:
+      "An adapter planned a devrites-owned file outside the folder (root) it is recorded under; a bug in the adapters.",
+    hint: "a bug in an adapter: it plans an owned file outside its root; report it",
   },
   "generate.stale": {
     severity: "error",
@@ -145,7 +153,8 @@ export const generateCodes = {
   "generate.write-failed": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "cannot write: …",
+    summary:
+      "`devrites generate` could not write a generated file (permissions, a full disk or an I/O error).",
     hint: "fix the permissions or free space for the file named, then generate again",
   },
   "generate.target-invalid": {

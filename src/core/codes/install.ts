@@ -13,7 +13,8 @@ export const installCodes = {
   "install.failed": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "nothing was changed: …",
+    summary:
+      "An install, update or uninstall failed midway (permissions, disk space); every change it made was rolled back, unless the message says the rollback did not finish.",
     hint: "fix the cause (permissions, disk space) and rerun",
   },
   "install.forced": {
@@ -25,19 +26,22 @@ export const installCodes = {
   "install.hook-chain-occupied": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "a pre-commit hook exists and … is taken",
+    summary:
+      "A pre-commit hook of yours exists, and the path devrites moves it to (so that it still runs, before devrites' hook) is already taken; nothing was installed.",
     hint: "move the file in the way (it may be left from an earlier install), then rerun",
   },
   "install.hooks-path-outside": {
     severity: "error",
-    exit: ExitCode.Violation,
-    summary: "git runs hooks from …, which is outside this repository (core.hooksPath, or a worktree)",
+    exit: ExitCode.Usage,
+    summary:
+      "`--git-hook` was asked for, but git runs hooks from a folder outside this repository (core.hooksPath, or a linked worktree), where devrites does not write.",
     hint: "devrites does not write into a shared hooks folder; run `devrites validate --staged` from your hook manager instead (pre-commit, husky and lefthook snippets are in the README)",
   },
   "install.hooks-path-unknown": {
     severity: "error",
-    exit: ExitCode.Violation,
-    summary: "git cannot say where its hooks go: …",
+    exit: ExitCode.Usage,
+    summary:
+      "`--git-hook` was asked for, but git cannot say where the pre-commit hook goes (`git rev-parse --git-path hooks/pre-commit` failed).",
     hint: "check the repository with git status",
   },
   "install.interrupted": {
@@ -61,13 +65,15 @@ export const installCodes = {
   "install.manifest-corrupt": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "the install manifest cannot be used: …",
+    summary:
+      "The install manifest (.devrites/install.json) is not valid JSON or not a devrites-install manifest, so devrites cannot tell which files are its own.",
     hint: "restore it from version control (git checkout -- .devrites/install.json); devrites will not guess which files are yours. To start over, move it aside and run devrites init: files that already match are adopted, others are reported and left alone",
   },
   "install.marker-malformed": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "expected one devrites block, found … begin and … end markers",
+    summary:
+      "The Codex config (.codex/config.toml) holds devrites' begin and end markers in the wrong number or order, so its block cannot be found.",
     hint: "keep exactly one devrites begin/end marker pair, or delete both",
   },
   "install.merged-file-changed": {
@@ -78,9 +84,10 @@ export const installCodes = {
   },
   "install.not-installed": {
     severity: "error",
-    exit: ExitCode.Violation,
-    summary: "devrites is not installed here (no …)",
-    hint: "run devrites install first",
+    exit: ExitCode.MissingInput,
+    summary:
+      "`devrites update` or `devrites uninstall` ran where no install manifest (.devrites/install.json) exists: devrites is not installed there.",
+    hint: "run devrites init to install; an uninstall has nothing to remove",
   },
   "install.not-utf8": {
     severity: "error",
@@ -121,26 +128,29 @@ export const installCodes = {
   "install.rollback-failed": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "cannot put back: …",
+    summary:
+      "While undoing a failed or interrupted install, devrites could not put a file back or remove a folder it had created; the journal is kept.",
     hint: "the journal is kept; the next devrites init, update or uninstall replays it",
   },
   "install.skip-modified": {
     severity: "warning",
-    exit: ExitCode.Ok,
+    exit: ExitCode.Violation,
     summary:
-      "a file devrites would write was edited since devrites wrote it, or is not devrites'; it is left as it is",
+      "A file devrites would write was edited since devrites wrote it, or is not devrites'; it is left as it is, and init, update and uninstall exit 1 so that the skip is not missed.",
     hint: "to take devrites' version, move your file away (or pass --force) and rerun",
   },
   "install.toml-malformed": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "not valid TOML: …",
+    summary:
+      "The Codex config (.codex/config.toml) devrites merges its block into is not valid TOML; it is left as it is.",
     hint: "fix the file by hand; devrites never writes a file it cannot parse",
   },
   "install.toml-merge-failed": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "adding the devrites block would not give valid TOML…",
+    summary:
+      "Adding devrites' block to the Codex config would give invalid TOML, or would not leave `[agents] max_depth = 1` in force; the file is left as it is.",
     hint: "set `[agents] max_depth = 1` by hand; devrites leaves the file as it is",
   },
   "install.uninstall-incomplete": {

@@ -7,7 +7,8 @@ export const ledgerCodes = {
   "ledger.append-failed": {
     severity: "warning",
     exit: ExitCode.Ok,
-    summary: "could not record the guard decision for run …: …",
+    summary:
+      "The guard hook decided on a tool call but could not append its decision to the run's ledger (an I/O error); the decision stood.",
     hint: "the guard's decision stood; check that .devrites/ is writable so the next one is recorded",
   },
   "ledger.corrupt-line": {
@@ -19,7 +20,8 @@ export const ledgerCodes = {
   "ledger.duplicate-attempt": {
     severity: "warning",
     exit: ExitCode.Ok,
-    summary: "… attempt … has two runs",
+    summary:
+      "Two runs in the ledgers record the same attempt of one journey step (two engines dispatched it at once); the first run stands, the other is ignored.",
     hint: "two engines ran at once; the first run stands",
   },
 } as const satisfies Record<string, CodeEntry>;

@@ -7,13 +7,14 @@ export const runCodes = {
   "run.empty": {
     severity: "warning",
     exit: ExitCode.Ok,
-    summary: "run … has nothing in it",
+    summary: "A run folder under .devrites/runs/ holds no files at all.",
     hint: "abandon the run (devrites run abandon <run-id>) or write its packet again",
   },
   "run.not-active": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "run … is not active (accepted, superseded or abandoned already)",
+    summary:
+      "`devrites run abandon` named a run that exists but is no longer active (already accepted, superseded or abandoned).",
     hint: "`devrites status` lists the active runs",
   },
   "run.result-invalid": {
@@ -24,9 +25,10 @@ export const runCodes = {
   },
   "run.unknown": {
     severity: "error",
-    exit: ExitCode.Violation,
-    summary: "no run … in this workspace",
-    hint: "`devrites status` lists the active runs",
+    exit: "varies",
+    summary:
+      "A run id names no run: `devrites run abandon` was given one with no folder in this workspace (exit 5), or `devrites validate` found a result.json for a run with neither a packet nor a recorded intent (exit 1).",
+    hint: "`devrites status` lists the active runs; a result must answer a packet written by devrites packet new",
   },
   "run.result-mismatch": {
     severity: "error",

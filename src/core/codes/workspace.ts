@@ -7,13 +7,14 @@ export const workspaceCodes = {
   "workspace.accepted-baseline-mismatch": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "the accepted result's baseline no longer matches its packet: …",
+    summary:
+      "An accepted run's baseline.json no longer matches its packet (it was edited or replaced after acceptance).",
     hint: "baseline.json is written once by devrites packet new; restore it from version control",
   },
   "workspace.accepted-baseline-missing": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "run … was accepted but its baseline.json is gone",
+    summary: "An accepted run's baseline.json is gone, so its acceptance cannot be re-verified.",
     hint: "restore it from version control; without it the acceptance cannot be re-verified",
   },
   "workspace.accepted-result-changed": {
@@ -25,7 +26,7 @@ export const workspaceCodes = {
   "workspace.accepted-result-missing": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "run … was accepted but its result is gone",
+    summary: "An accepted run's result.json is gone.",
     hint: "restore the result from version control, or redispatch the step",
   },
   "workspace.active-run-duplicate": {
@@ -37,8 +38,8 @@ export const workspaceCodes = {
   "workspace.active-run-missing": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "active run … has no run folder",
-    hint: "the guard cannot find this run's packet",
+    summary: "state.json lists an active run that has no folder under .devrites/runs/.",
+    hint: "the guard cannot find this run's packet: restore .devrites/runs/<run-id>/ from version control",
   },
   "workspace.ledger-contradiction": {
     severity: "error",
@@ -55,19 +56,19 @@ export const workspaceCodes = {
   "workspace.packet-run-mismatch": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "the packet names run …, its folder …",
+    summary: "A run's packet.json names another run id than the folder it sits in.",
     hint: "packets are written once by devrites packet new; restore this one from version control",
   },
   "workspace.result-orphan": {
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "a result for run …, which has no packet",
+    summary: "A run folder holds a result.json but no packet.json.",
     hint: "a result must answer a packet written by devrites packet new",
   },
   "workspace.stray-entry": {
     severity: "warning",
     exit: ExitCode.Ok,
-    summary: "not a run folder: …",
+    summary: "Something under .devrites/runs/ is not a run folder (run-<timestamp>-<hex>).",
     hint: "only run-<timestamp>-<hex> folders belong under .devrites/runs/",
   },
   "workspace.unreadable": {
