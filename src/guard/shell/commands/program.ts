@@ -1,0 +1,170 @@
+/**
+ * The declarative form of a command handler, and its one interpreter. A program row (./programs.ts) says which
+ * options the program takes, which of them decide the command alone, and which operands or option values it
+ * writes; or, for a program whose words decide nothing, its one outcome. Handlers that need code (sed scripts,
+ * find expressions, awk programs, wrappers, git and the package managers' verbs) stay code beside their tables.
+ *
+ * Conventions (those of every handler, ./core.ts): an option the row does not list makes the command
+ * unclassified; for a writer, a word that may expand into an option is an unknown write.
+ */
+
+import type { CmdCx, Handler } from "../context.js";
+import {
+  type DenyRule,
+  deny,
+  type Effect,
+  exec,
+  sinks,
+  test,
+  unclassified,
+  writes,
+  writeUnknown,
+} from "../effects.js";
+import { hasOpt, type OptSpec, optValues, type ParsedArgs, parseArgs } from "../options.js";
+import { showWord, type Word } from "../parse.js";
+
+const NONE: Effect[] = [];
+
+/** What a command comes to. `{name}` in a message is the program's name as called. */
+export type Outcome =
+  | { kind: "read" }
+  | { kind: "test" }
+  | { kind: "exec"; why: string }
+  | { kind: "write-unknown"; why: string }
+  | { kind: "unclassified"; why: string; hint: string }
+  | { kind: "deny"; rule: DenyRule; why: string; hint: string };
+
+/** Commands a row must come to, by what they come to (./programs.ts, PROGRAM_EXAMPLES). */
+export interface Examples {
+  /** No effect at all. */
+  read?: readonly string[];
+  /** Writes only, each a named target. */
+  write?: readonly string[];
+  /** Among its effects, a write the guard cannot name. */
+  unknown?: readonly string[];
+  /** Among its effects, an unclassified refusal. */
+  unclassified?: readonly string[];
+  /** Among its effects, a deny by the row's `deny` rule (the `always` outcome's). */
+  deny?: readonly string[];
+  test?: readonly string[];
+  exec?: readonly string[];
+}
+
+export interface ProgramSpec {
+  /** The program names the row covers (base names, as the classifier looks them up). */
+  names: readonly string[];
+  /** The outcome whatever the words: the program's options and operands are not read. */
+  always?: Outcome;
+  /** The options it takes; any other, or a word that may expand into one, makes the command unclassified. */
+  options?: OptSpec;
+  /** Options not listed are ignored instead (the program's only way of writing is `writes`). */
+  loose?: boolean;
+  /** A word that may expand into an option is an unknown write (it may name a file to write), not unclassified. */
+  writer?: boolean;
+  /** Options that decide the command alone, tried in order. */
+  decide?: readonly { options: readonly string[]; outcome: Outcome }[];
+  writes?: {
+    /** The values of these options are written. */
+    options?: readonly string[];
+    /** The operands from this index on are written. */
+    operands?: number;
+    /** The operands are directories (`mkdir`, `rmdir`). */
+    dir?: boolean;
+    /** Written *into* as open files (`tee`): a device target is harmless. */
+    sink?: boolean;
+    /** Without an operand the command is unclassified (it names nothing to act on). */
+    required?: boolean;
+  };
+}
+
+/** Parses with `spec`; an unknown option or an option-like expansion makes the command unclassified. */
+export function strict(
+  args: readonly Word[],
+  cx: CmdCx,
+  name: string,
+  spec: OptSpec,
+  writer = false,
+): { ok: true; p: ParsedArgs } | { ok: false; effect: Effect } {
+  const p = parseArgs(args, spec);
+  if (p.unknown.length > 0) {
+    return {
+      ok: false,
+      effect: unclassified(
+        cx.what,
+        `\`${name}\` with the option \`${p.unknown[0]}\``,
+        "use its common options",
+      ),
+    };
+  }
+  if (p.ambiguous.length > 0) {
+    const w = showWord(p.ambiguous[0] as Word);
+    if (writer)
+      return {
+        ok: false,
+        effect: writeUnknown(cx.what, `\`${w}\` may expand into an option or a file name of \`${name}\``),
+      };
+    return {
+      ok: false,
+      effect: unclassified(
+        cx.what,
+        `\`${w}\` may expand into an option of \`${name}\``,
+        "write the argument literally",
+      ),
+    };
+  }
+  return { ok: true, p };
+}
+
+function outcome(o: Outcome, cx: CmdCx, name: string): Effect[] {
+  const text = (s: string) => s.replaceAll("{name}", name);
+  switch (o.kind) {
+    case "read":
+      return NONE;
+    case "test":
+      return [test(cx.what)];
+    case "exec":
+      return [exec(cx.what, text(o.why))];
+    case "write-unknown":
+      return [writeUnknown(cx.what, text(o.why))];
+    case "unclassified":
+      return [unclassified(cx.what, text(o.why), o.hint)];
+    case "deny":
+      return [deny(o.rule, cx.what, text(o.why), o.hint)];
+  }
+}
+
+/** The handler a row describes. */
+export function programHandler(spec: ProgramSpec): Handler {
+  const always = spec.always;
+  if (always !== undefined) return (_args, cx, name) => outcome(always, cx, name);
+  const options = spec.options ?? {};
+  const w = spec.writes;
+  return (args, cx, name) => {
+    let p: ParsedArgs;
+    if (spec.loose === true) p = parseArgs(args, options);
+    else {
+      const r = strict(args, cx, name, options, spec.writer === true);
+      if (!r.ok) return [r.effect];
+      p = r.p;
+    }
+    for (const d of spec.decide ?? []) if (hasOpt(p, ...d.options)) return outcome(d.outcome, cx, name);
+    if (w === undefined) return NONE;
+    if (w.required === true && p.operands.length === 0)
+      return [unclassified(cx.what, `\`${name}\` without an operand`, "name the file")];
+    const targets = [
+      ...optValues(p, ...(w.options ?? [])),
+      ...(w.operands === undefined ? [] : p.operands.slice(w.operands)),
+    ];
+    return w.sink === true
+      ? sinks(cx.what, targets, cx.cwds)
+      : writes(cx.what, targets, cx.cwds, w.dir === true);
+  };
+}
+
+/** A row table's entries for a handler table: every name of every row. */
+export function programEntries(rows: readonly ProgramSpec[]): [string, Handler][] {
+  return rows.flatMap((row) => {
+    const h = programHandler(row);
+    return row.names.map((n): [string, Handler] => [n, h]);
+  });
+}
