@@ -32,26 +32,6 @@ const printf: Handler = (args, cx) =>
     ? [unclassified(cx.what, "`printf -v` assigns through a name that can evaluate code", "print to stdout")]
     : NONE;
 
-const testCmd: Handler = (args, cx) =>
-  args.some((a) => {
-    const t = literal(a);
-    return t === "-v" || t === "-R";
-  })
-    ? [unclassified(cx.what, "`test -v`/`-R` evaluates array subscripts", "test the value directly")]
-    : NONE;
-
-const ARITH = new Set(["-eq", "-ne", "-lt", "-le", "-gt", "-ge", "-v", "-R"]);
-const doubleBracket: Handler = (args, cx) =>
-  args.some((a) => ARITH.has(literal(a) ?? ""))
-    ? [
-        unclassified(
-          cx.what,
-          "`[[ … -eq … ]]` evaluates its operands as arithmetic, which can run code",
-          "use `[ … -eq … ]` (the test builtin) for numbers",
-        ),
-      ]
-    : NONE;
-
 const DATE_LONG_VALUES = ["date", "file", "reference", "rfc-3339"];
 const date: Handler = (args, cx) => {
   for (let k = 0; k < args.length; k += 1) {
@@ -782,14 +762,6 @@ const tar: Handler = (args, cx) => {
   return [unclassified(cx.what, "tar without a recognised mode", "use -t, -x or -c")];
 };
 
-const unzip: Handler = (args, cx) =>
-  args.some(
-    (a) =>
-      ["-l", "-t", "-Z", "-v", "-p", "-z"].includes(literal(a) ?? "") || (literal(a) ?? "").startsWith("-Z"),
-  )
-    ? NONE
-    : [writeUnknown(cx.what, "unzip writes the archive's files")];
-
 /** Short options of gzip, xz and zstd that take a value (`-S .gz`, `-T 4`, `-o FILE`); the union, failing closed. */
 const COMPRESSOR_VALUES = "SoTMFCDB";
 /** Their long options that take a value; an abbreviation counts for every name it begins (`--memlimit`, `--files`). */
@@ -841,11 +813,6 @@ function compressorReadsOnly(args: readonly Word[]): boolean {
 
 const compressor: Handler = (args, cx, name) =>
   compressorReadsOnly(args) ? NONE : [writeUnknown(cx.what, `\`${name}\` replaces files in place`)];
-
-const patch: Handler = (args, cx) =>
-  args.some((a) => literal(a) === "--dry-run" || literal(a) === "-C" || literal(a) === "--check")
-    ? NONE
-    : [writeUnknown(cx.what, "`patch` writes the files named inside the patch")];
 
 const curl: Handler = (args, cx) => {
   const out: Effect[] = [];
@@ -1011,11 +978,6 @@ const shopt: Handler = (args, cx) =>
     return t.startsWith("-") && (t.includes("s") || t.includes("u"));
   })
     ? [unclassified(cx.what, "`shopt -s/-u` changes how later commands are parsed", "drop it")]
-    : NONE;
-
-const waitBuiltin: Handler = (args, cx) =>
-  args.some((a) => literal(a) === "-p")
-    ? [unclassified(cx.what, "`wait -p` assigns through a name", "drop -p")]
     : NONE;
 
 // ---------------------------------------------------------------- wrappers that run another command
@@ -1214,9 +1176,6 @@ export const CORE: HandlerTable = new Map<string, Handler>([
   ...Object.entries<Handler>({
     printf,
     file: fileCmd,
-    test: testCmd,
-    "[": testCmd,
-    "[[": doubleBracket,
     date,
     hostname,
     tree,
@@ -1242,7 +1201,6 @@ export const CORE: HandlerTable = new Map<string, Handler>([
     install,
     dd,
     tar,
-    unzip,
     gzip: compressor,
     gunzip: compressor,
     bzip2: compressor,
@@ -1252,13 +1210,11 @@ export const CORE: HandlerTable = new Map<string, Handler>([
     zstd: compressor,
     unzstd: compressor,
     lzma: compressor,
-    patch,
     curl,
     wget,
   }),
   ...Object.entries<Handler>({
     // builtins
-    wait: waitBuiltin,
     export: assignBuiltin,
     declare: assignBuiltin,
     typeset: assignBuiltin,

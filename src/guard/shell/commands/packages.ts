@@ -20,9 +20,10 @@
 
 import { type CmdCx, type Handler, type HandlerTable, LazyTable } from "../context.js";
 import { deny, type Effect, exec, test, unclassified, writeUnknown } from "../effects.js";
-import { AGENT_CLIS } from "../known-words.js";
 import { type Word, word } from "../parse.js";
 import { literal } from "../words.js";
+import { programEntries } from "./program.js";
+import { PACKAGE_PROGRAMS } from "./programs.js";
 
 const NONE: Effect[] = [];
 
@@ -887,35 +888,13 @@ const gh: Handler = (args, cx) => {
   return [exec(cx.what, "`gh` reaches the network")];
 };
 
-const SPAWNERS = AGENT_CLIS;
-
-const spawner: Handler = (_args, cx, name) => [
-  deny(
-    "guard.spawn",
-    cx.what,
-    `\`${name}\` starts another coding agent, which the guard would see as a root session`,
-    "leaves never delegate; do the work yourself or report that it needs another step",
-  ),
-];
-
-const devritesCli: Handler = (_args, cx) => [
-  deny(
-    "guard.devrites-write",
-    cx.what,
-    "the devrites CLI writes the workspace; only the root runs it",
-    "return your agent-result/v1 as your final message; the root records and checks it",
-  ),
-];
-
-const twine: Handler = (args, cx) =>
-  literal(args[0]) === "upload" ? [publish(cx, "`twine upload`")] : [test(cx.what)];
-
 /** conda's subcommands that change an environment; mamba is a drop-in conda and takes the same. */
 const CONDA_VERBS = ["install", "create", "update", "upgrade", "remove", "uninstall", "env", "clean"];
 
 export const PACKAGES: HandlerTable = new LazyTable(
   () =>
     new Map<string, Handler>([
+      ...programEntries(PACKAGE_PROGRAMS),
       ...Object.entries<Handler>({
         npm,
         npx: (args, cx) => runPackage(args, cx, "npx", false),
@@ -930,7 +909,6 @@ export const PACKAGES: HandlerTable = new LazyTable(
         pip,
         pip3: pip,
         uv,
-        uvx: (_a, cx) => [install(cx, "`uvx` (downloads the tool)")],
         pipx: verbInstalls(
           "pipx",
           [
@@ -1177,11 +1155,6 @@ export const PACKAGES: HandlerTable = new LazyTable(
         dpkg: dpkgLike,
         rpm: dpkgLike,
         gh,
-        twine,
-        devrites: devritesCli,
-        "devrites.js": devritesCli,
-        "devrites.mjs": devritesCli,
       }),
-      ...SPAWNERS.map((n): [string, Handler] => [n, spawner]),
     ]),
 );

@@ -22,6 +22,7 @@ import {
 } from "../effects.js";
 import { hasOpt, type OptSpec, optValues, type ParsedArgs, parseArgs } from "../options.js";
 import { showWord, type Word } from "../parse.js";
+import { literal } from "../words.js";
 
 const NONE: Effect[] = [];
 
@@ -53,7 +54,13 @@ export interface Examples {
 export interface ProgramSpec {
   /** The program names the row covers (base names, as the classifier looks them up). */
   names: readonly string[];
-  /** The outcome whatever the words: the program's options and operands are not read. */
+  /**
+   * Literal words that decide the command, tried in order: `first` when the first word is one of them, `any`
+   * when any word is (one ending in `*` stands for every word it begins: `-Z*`). A word that is not literal
+   * matches none.
+   */
+  words?: readonly { first?: readonly string[]; any?: readonly string[]; comes: Outcome }[];
+  /** The outcome when no entry of `words` decides: the program's options and operands are not read. */
   always?: Outcome;
   /** The options it takes; any other, or a word that may expand into one, makes the command unclassified. */
   options?: OptSpec;
@@ -133,10 +140,23 @@ function outcome(o: Outcome, cx: CmdCx, name: string): Effect[] {
   }
 }
 
+function isOneOf(word: Word | undefined, list: readonly string[] | undefined): boolean {
+  const t = literal(word);
+  if (t === undefined || list === undefined) return false;
+  return list.some((w) => (w.length > 1 && w.endsWith("*") ? t.startsWith(w.slice(0, -1)) : w === t));
+}
+
 /** The handler a row describes. */
 export function programHandler(spec: ProgramSpec): Handler {
   const always = spec.always;
-  if (always !== undefined) return (_args, cx, name) => outcome(always, cx, name);
+  const words = spec.words ?? [];
+  if (always !== undefined)
+    return (args, cx, name) => {
+      for (const w of words)
+        if (isOneOf(args[0], w.first) || args.some((a) => isOneOf(a, w.any)))
+          return outcome(w.comes, cx, name);
+      return outcome(always, cx, name);
+    };
   const options = spec.options ?? {};
   const w = spec.writes;
   return (args, cx, name) => {

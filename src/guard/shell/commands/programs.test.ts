@@ -8,7 +8,9 @@ import { classifyShell } from "../classify.js";
 import type { Effect } from "../effects.js";
 import { commandBase } from "../words.js";
 import type { Examples, ProgramSpec } from "./program.js";
-import { PROGRAM_EXAMPLES, PROGRAMS } from "./programs.js";
+import { PROGRAMS as CORE_PROGRAMS, PACKAGE_PROGRAMS, PROGRAM_EXAMPLES, TOOL_PROGRAMS } from "./programs.js";
+
+const PROGRAMS = [...CORE_PROGRAMS, ...TOOL_PROGRAMS, ...PACKAGE_PROGRAMS];
 
 const opts = { cwd: "/r" };
 
@@ -19,11 +21,19 @@ const COMES_TO: Record<keyof Examples, (effects: readonly Effect[], row: Program
     e.length > 0 && e.every((x) => x.kind === "write" && (x.sink === true) === (row.writes?.sink === true)),
   unknown: (e) => e.some((x) => x.kind === "write-unknown"),
   unclassified: (e) => e.some((x) => x.kind === "deny" && x.rule === "guard.shell-unclassified"),
-  deny: (e, row) =>
-    e.some((x) => x.kind === "deny" && row.always?.kind === "deny" && x.rule === row.always.rule),
+  deny: (e, row) => e.some((x) => x.kind === "deny" && denyRules(row).includes(x.rule)),
   test: (e) => e.length > 0 && e.every((x) => x.kind === "test"),
   exec: (e) => e.some((x) => x.kind === "exec"),
 };
+
+/** The rules a row's outcomes deny by (besides unclassified). */
+function denyRules(row: ProgramSpec): string[] {
+  return [
+    row.always,
+    ...(row.words ?? []).map((w) => w.comes),
+    ...(row.decide ?? []).map((d) => d.outcome),
+  ].flatMap((o) => (o?.kind === "deny" ? [o.rule] : []));
+}
 
 const label = (row: ProgramSpec) => row.names.slice(0, 3).join(", ");
 const examplesOf = (row: ProgramSpec): Examples => PROGRAM_EXAMPLES[row.names[0] as string] ?? {};
@@ -41,7 +51,7 @@ describe("the program table", () => {
       expect(all.length, label(row)).toBeGreaterThan(0);
       for (const ex of all) expect(row.names, ex).toContain(commandBase(ex.split(" ")[0] as string));
       // a row that reads its options tells commands apart: it has examples of two outcomes at least
-      if (row.always === undefined)
+      if (row.always === undefined || row.words !== undefined)
         expect(Object.values(examplesOf(row)).filter((l) => l.length > 0).length, label(row)).toBeGreaterThan(
           1,
         );

@@ -6,6 +6,7 @@
  * the end; ./programs.test.ts runs them all through the classifier).
  */
 
+import { AGENT_CLIS } from "../known-words.js";
 import type { Examples, ProgramSpec } from "./program.js";
 
 /** Utilities that only read files or print, whatever their arguments. */
@@ -454,6 +455,143 @@ export const PROGRAMS: readonly ProgramSpec[] = [
       hint: "run the command once",
     },
   },
+  {
+    names: ["test", "["],
+    words: [
+      {
+        any: ["-v", "-R"],
+        comes: {
+          kind: "unclassified",
+          why: "`test -v`/`-R` evaluates array subscripts",
+          hint: "test the value directly",
+        },
+      },
+    ],
+    always: { kind: "read" },
+  },
+  {
+    names: ["[["],
+    words: [
+      {
+        any: ["-eq", "-ne", "-lt", "-le", "-gt", "-ge", "-v", "-R"],
+        comes: {
+          kind: "unclassified",
+          why: "`[[ … -eq … ]]` evaluates its operands as arithmetic, which can run code",
+          hint: "use `[ … -eq … ]` (the test builtin) for numbers",
+        },
+      },
+    ],
+    always: { kind: "read" },
+  },
+  {
+    names: ["wait"],
+    words: [
+      {
+        any: ["-p"],
+        comes: { kind: "unclassified", why: "`wait -p` assigns through a name", hint: "drop -p" },
+      },
+    ],
+    always: { kind: "read" },
+  },
+  {
+    // listing, testing or printing an archive writes nothing
+    names: ["unzip"],
+    words: [{ any: ["-l", "-t", "-v", "-p", "-z", "-Z*"], comes: { kind: "read" } }],
+    always: { kind: "write-unknown", why: "unzip writes the archive's files" },
+  },
+  {
+    names: ["patch"],
+    words: [{ any: ["--dry-run", "-C", "--check"], comes: { kind: "read" } }],
+    always: { kind: "write-unknown", why: "`patch` writes the files named inside the patch" },
+  },
+];
+
+const INSTALL_HINT = "leaves never change dependencies; report the missing package and let the root decide";
+
+/** Rows of the tools' table (./tools.ts). */
+export const TOOL_PROGRAMS: readonly ProgramSpec[] = [
+  {
+    // proof commands whose arguments never make them write
+    names: [
+      "svelte-check",
+      "mypy",
+      "pyright",
+      "flake8",
+      "pylint",
+      "shellcheck",
+      "hadolint",
+      "actionlint",
+      "yamllint",
+    ],
+    always: { kind: "test" },
+  },
+  {
+    names: ["golangci-lint"],
+    words: [
+      { any: ["--fix"], comes: { kind: "write-unknown", why: "`golangci-lint --fix` rewrites sources" } },
+    ],
+    always: { kind: "test" },
+  },
+  {
+    names: ["astro"],
+    words: [{ first: ["check"], comes: { kind: "test" } }],
+    always: { kind: "exec", why: "astro" },
+  },
+  {
+    names: ["tox", "nox"],
+    always: {
+      kind: "deny",
+      rule: "guard.install",
+      why: "`{name}` (it builds virtual environments) installs or downloads dependencies",
+      hint: INSTALL_HINT,
+    },
+  },
+];
+
+/** Rows of the package managers' table (./packages.ts). */
+export const PACKAGE_PROGRAMS: readonly ProgramSpec[] = [
+  {
+    names: ["uvx"],
+    always: {
+      kind: "deny",
+      rule: "guard.install",
+      why: "`uvx` (downloads the tool) installs or downloads dependencies",
+      hint: INSTALL_HINT,
+    },
+  },
+  {
+    names: ["twine"],
+    words: [
+      {
+        first: ["upload"],
+        comes: {
+          kind: "deny",
+          rule: "guard.publish",
+          why: "`twine upload` publishes or releases",
+          hint: "leaves never publish; report it to the root",
+        },
+      },
+    ],
+    always: { kind: "test" },
+  },
+  {
+    names: AGENT_CLIS,
+    always: {
+      kind: "deny",
+      rule: "guard.spawn",
+      why: "`{name}` starts another coding agent, which the guard would see as a root session",
+      hint: "leaves never delegate; do the work yourself or report that it needs another step",
+    },
+  },
+  {
+    names: ["devrites", "devrites.js", "devrites.mjs"],
+    always: {
+      kind: "deny",
+      rule: "guard.devrites-write",
+      why: "the devrites CLI writes the workspace; only the root runs it",
+      hint: "return your agent-result/v1 as your final message; the root records and checks it",
+    },
+  },
 ];
 
 /**
@@ -516,4 +654,20 @@ export const PROGRAM_EXAMPLES: Readonly<Record<string, Examples>> = {
   select: { unclassified: ["select x"] },
   case: { unclassified: ["case x"] },
   watch: { unclassified: ["watch ls"] },
+  test: { read: ["test -f x", "[ -n x ]"], unclassified: ["test -v x", "[ -R x ]"] },
+  "[[": { read: ["[[ -f x ]]", "[[ a == b ]]"], unclassified: ["[[ x -eq 1 ]]", "[[ -v a ]]"] },
+  wait: { read: ["wait", "wait -n"], unclassified: ["wait -p id"] },
+  unzip: {
+    read: ["unzip -l a.zip", "unzip -Z1 a.zip", "unzip -p a.zip f"],
+    unknown: ["unzip a.zip", "unzip -o a.zip"],
+  },
+  patch: { read: ["patch --dry-run -p1", "patch -C -p1"], unknown: ["patch -p1", "patch f.c"] },
+  "svelte-check": { test: ["svelte-check", "mypy src", "shellcheck -x a.sh", "yamllint ."] },
+  "golangci-lint": { test: ["golangci-lint run"], unknown: ["golangci-lint run --fix"] },
+  astro: { test: ["astro check"], exec: ["astro build", "astro dev check"] },
+  tox: { deny: ["tox -e py312", "nox"] },
+  uvx: { deny: ["uvx ruff check"] },
+  twine: { test: ["twine check dist/x"], deny: ["twine upload dist/x"] },
+  claude: { deny: ["claude -p hi", "codex exec x"] },
+  devrites: { deny: ["devrites run x", "devrites.mjs status"] },
 };
