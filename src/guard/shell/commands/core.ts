@@ -982,70 +982,6 @@ const shopt: Handler = (args, cx) =>
 
 // ---------------------------------------------------------------- wrappers that run another command
 
-/** Skip a wrapper's options (POSIX style), then classify the wrapped command. */
-function wrapper(spec: OptSpec, opts: { refuse?: string[]; chdir?: string[] } = {}): Handler {
-  return (args, cx, name) => {
-    const p = parseArgs(args, { ...spec, posix: true });
-    if (p.unknown.length > 0) {
-      return [
-        unclassified(cx.what, `\`${name}\` with the option \`${p.unknown[0]}\``, "use it without options"),
-      ];
-    }
-    if (p.ambiguous.length > 0)
-      return [unclassified(cx.what, `a variable \`${name}\` argument`, "write it literally")];
-    const bad = p.opts.find((o) => opts.refuse?.includes(o.name));
-    if (bad) {
-      return [
-        unclassified(
-          cx.what,
-          `\`${name} ${bad.name}\` runs its command through a shell or editor`,
-          "drop it",
-        ),
-      ];
-    }
-    let cwds: Cwd[] = cx.cwds;
-    for (const o of p.opts) if (opts.chdir?.includes(o.name)) cwds = enter(cwds, o.value);
-    return p.operands.length === 0 ? NONE : cx.sub(p.operands, cwds);
-  };
-}
-
-const sudo = wrapper(
-  {
-    flags: "AbEeHiKklnPSsV",
-    values: "CDghpRrtTUu",
-    longFlags: [
-      "askpass",
-      "background",
-      "preserve-env",
-      "set-home",
-      "login",
-      "reset-timestamp",
-      "remove-timestamp",
-      "validate",
-      "list",
-      "non-interactive",
-      "preserve-groups",
-      "stdin",
-      "shell",
-      "edit",
-    ],
-    longValues: [
-      "close-from",
-      "chdir",
-      "group",
-      "host",
-      "prompt",
-      "chroot",
-      "role",
-      "type",
-      "command-timeout",
-      "other-user",
-      "user",
-    ],
-  },
-  { refuse: ["-s", "-i", "-e", "--shell", "--login", "--edit"], chdir: ["-D", "--chdir"] },
-);
-
 const env: Handler = (args, cx) => {
   const out: Effect[] = [];
   let k = 0;
@@ -1150,18 +1086,6 @@ const timeCmd: Handler = (args, cx, name) => {
   return p.operands.length === 0 ? out : [...out, ...cx.sub(p.operands)];
 };
 
-const stdbuf = wrapper({ values: "ioe", longValues: ["input", "output", "error"] });
-const ionice: Handler = (args, cx, name) => {
-  if (args.some((a) => literal(a) === "-p" || literal(a) === "-P" || literal(a) === "-u"))
-    return [exec(cx.what, "ionice on a running process")];
-  return wrapper({ flags: "t", values: "cn", longValues: ["class", "classdata"], longFlags: ["ignore"] })(
-    args,
-    cx,
-    name,
-  );
-};
-const nohup = wrapper({});
-const builtin = wrapper({});
 const execBuiltin: Handler = (args, cx) => {
   const p = parseArgs(args, { posix: true, flags: "cl", values: "a" });
   if (p.unknown.length > 0 || p.ambiguous.length > 0)
@@ -1232,17 +1156,11 @@ export const CORE: HandlerTable = new Map<string, Handler>([
     alias,
     shopt,
     // wrappers
-    sudo,
-    doas: sudo,
     env,
     timeout,
     gtimeout: timeout,
     nice,
     time: timeCmd,
-    stdbuf,
-    ionice,
-    nohup,
-    builtin,
     exec: execBuiltin,
     busybox,
   }),

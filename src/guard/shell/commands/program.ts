@@ -9,7 +9,9 @@
  */
 
 import type { CmdCx, Handler } from "../context.js";
+import { enter } from "../cwd.js";
 import {
+  type Cwd,
   type DenyRule,
   deny,
   type Effect,
@@ -20,13 +22,16 @@ import {
   writes,
   writeUnknown,
 } from "../effects.js";
-import { hasOpt, type OptSpec, optValues, type ParsedArgs, parseArgs } from "../options.js";
+import { type OptSpec, optValues, type ParsedArgs, parseArgs } from "../options.js";
 import { showWord, type Word } from "../parse.js";
 import { literal } from "../words.js";
 
 const NONE: Effect[] = [];
 
-/** What a command comes to. `{name}` in a message is the program's name as called. */
+/**
+ * What a command comes to. `{name}` in a message is the program's name as called; `{option}`, in a `decide`
+ * entry's, the option that decided.
+ */
 export type Outcome =
   | { kind: "read" }
   | { kind: "test" }
@@ -55,7 +60,7 @@ export interface ProgramSpec {
   /** The program names the row covers (base names, as the classifier looks them up). */
   names: readonly string[];
   /**
-   * Literal words that decide the command, tried in order: `first` when the first word is one of them, `any`
+   * Literal words that decide the command before anything else is read, tried in order: `first` when the first word is one of them, `any`
    * when any word is (one ending in `*` stands for every word it begins: `-Z*`). A word that is not literal
    * matches none.
    */
@@ -70,6 +75,11 @@ export interface ProgramSpec {
   writer?: boolean;
   /** Options that decide the command alone, tried in order. */
   decide?: readonly { options: readonly string[]; outcome: Outcome }[];
+  /**
+   * A wrapper: its operands from `from` on are a command, judged in its place, in the directories its `chdir`
+   * options name. Its options end at its command; an unknown one makes the command unclassified.
+   */
+  runs?: { from?: number; chdir?: readonly string[] };
   writes?: {
     /** The values of these options are written. */
     options?: readonly string[];
@@ -122,8 +132,8 @@ export function strict(
   return { ok: true, p };
 }
 
-function outcome(o: Outcome, cx: CmdCx, name: string): Effect[] {
-  const text = (s: string) => s.replaceAll("{name}", name);
+function outcome(o: Outcome, cx: CmdCx, name: string, option = ""): Effect[] {
+  const text = (s: string) => s.replaceAll("{name}", name).replaceAll("{option}", option);
   switch (o.kind) {
     case "read":
       return NONE;
@@ -146,28 +156,43 @@ function isOneOf(word: Word | undefined, list: readonly string[] | undefined): b
   return list.some((w) => (w.length > 1 && w.endsWith("*") ? t.startsWith(w.slice(0, -1)) : w === t));
 }
 
+/** Reads the options the way the row says; an effect when the words cannot be read. */
+function read(spec: ProgramSpec, args: readonly Word[], cx: CmdCx, name: string): ParsedArgs | Effect {
+  const options = spec.options ?? {};
+  if (spec.loose === true) return parseArgs(args, options);
+  if (spec.runs === undefined) {
+    const r = strict(args, cx, name, options, spec.writer === true);
+    return r.ok ? r.p : r.effect;
+  }
+  // a wrapper's options end at its command
+  const p = parseArgs(args, { ...options, posix: true });
+  if (p.unknown.length > 0)
+    return unclassified(cx.what, `\`${name}\` with the option \`${p.unknown[0]}\``, "use it without options");
+  if (p.ambiguous.length > 0)
+    return unclassified(cx.what, `a variable \`${name}\` argument`, "write it literally");
+  return p;
+}
+
 /** The handler a row describes. */
 export function programHandler(spec: ProgramSpec): Handler {
-  const always = spec.always;
+  const { always, runs, writes: w } = spec;
   const words = spec.words ?? [];
-  if (always !== undefined)
-    return (args, cx, name) => {
-      for (const w of words)
-        if (isOneOf(args[0], w.first) || args.some((a) => isOneOf(a, w.any)))
-          return outcome(w.comes, cx, name);
-      return outcome(always, cx, name);
-    };
-  const options = spec.options ?? {};
-  const w = spec.writes;
   return (args, cx, name) => {
-    let p: ParsedArgs;
-    if (spec.loose === true) p = parseArgs(args, options);
-    else {
-      const r = strict(args, cx, name, options, spec.writer === true);
-      if (!r.ok) return [r.effect];
-      p = r.p;
+    for (const x of words)
+      if (isOneOf(args[0], x.first) || args.some((a) => isOneOf(a, x.any))) return outcome(x.comes, cx, name);
+    if (always !== undefined) return outcome(always, cx, name);
+    const p = read(spec, args, cx, name);
+    if ("kind" in p) return [p];
+    for (const d of spec.decide ?? []) {
+      const hit = p.opts.find((o) => d.options.includes(o.name));
+      if (hit) return outcome(d.outcome, cx, name, hit.name);
     }
-    for (const d of spec.decide ?? []) if (hasOpt(p, ...d.options)) return outcome(d.outcome, cx, name);
+    if (runs !== undefined) {
+      let cwds: Cwd[] = cx.cwds;
+      for (const o of p.opts) if (runs.chdir?.includes(o.name)) cwds = enter(cwds, o.value);
+      const inner = p.operands.slice(runs.from ?? 0);
+      return inner.length === 0 ? NONE : cx.sub(inner, cwds);
+    }
     if (w === undefined) return NONE;
     if (w.required === true && p.operands.length === 0)
       return [unclassified(cx.what, `\`${name}\` without an operand`, "name the file")];

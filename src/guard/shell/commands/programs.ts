@@ -504,6 +504,61 @@ export const PROGRAMS: readonly ProgramSpec[] = [
     words: [{ any: ["--dry-run", "-C", "--check"], comes: { kind: "read" } }],
     always: { kind: "write-unknown", why: "`patch` writes the files named inside the patch" },
   },
+  {
+    names: ["sudo", "doas"],
+    options: {
+      flags: "AbEeHiKklnPSsV",
+      values: "CDghpRrtTUu",
+      longFlags: [
+        "askpass",
+        "background",
+        "preserve-env",
+        "set-home",
+        "login",
+        "reset-timestamp",
+        "remove-timestamp",
+        "validate",
+        "list",
+        "non-interactive",
+        "preserve-groups",
+        "stdin",
+        "shell",
+        "edit",
+      ],
+      longValues: [
+        "close-from",
+        "chdir",
+        "group",
+        "host",
+        "prompt",
+        "chroot",
+        "role",
+        "type",
+        "command-timeout",
+        "other-user",
+        "user",
+      ],
+    },
+    decide: [
+      {
+        options: ["-s", "-i", "-e", "--shell", "--login", "--edit"],
+        outcome: {
+          kind: "unclassified",
+          why: "`{name} {option}` runs its command through a shell or editor",
+          hint: "drop it",
+        },
+      },
+    ],
+    runs: { chdir: ["-D", "--chdir"] },
+  },
+  { names: ["stdbuf"], options: { values: "ioe", longValues: ["input", "output", "error"] }, runs: {} },
+  {
+    names: ["ionice"],
+    words: [{ any: ["-p", "-P", "-u"], comes: { kind: "exec", why: "ionice on a running process" } }],
+    options: { flags: "t", values: "cn", longValues: ["class", "classdata"], longFlags: ["ignore"] },
+    runs: {},
+  },
+  { names: ["nohup", "builtin"], options: {}, runs: {} },
 ];
 
 const INSTALL_HINT = "leaves never change dependencies; report the missing package and let the root decide";
@@ -670,4 +725,17 @@ export const PROGRAM_EXAMPLES: Readonly<Record<string, Examples>> = {
   twine: { test: ["twine check dist/x"], deny: ["twine upload dist/x"] },
   claude: { deny: ["claude -p hi", "codex exec x"] },
   devrites: { deny: ["devrites run x", "devrites.mjs status"] },
+  sudo: {
+    read: ["sudo -u me ls", "doas ls"],
+    write: ["sudo -D /tmp rm a", "sudo -- rm a"],
+    unclassified: ["sudo -s", "sudo -Es ls", "sudo --bogus ls", "sudo $opt ls"],
+  },
+  stdbuf: { read: ["stdbuf -oL ls"], write: ["stdbuf -i0 -e L rm a"], unclassified: ["stdbuf --bogus rm a"] },
+  ionice: {
+    read: ["ionice -c 3 ls"],
+    write: ["ionice -t -n 7 rm a"],
+    exec: ["ionice -p 12"],
+    unclassified: ["ionice -x rm a"],
+  },
+  nohup: { read: ["nohup", "builtin echo x"], write: ["nohup rm a"], unclassified: ["nohup -x rm a"] },
 };
