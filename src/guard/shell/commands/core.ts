@@ -814,6 +814,26 @@ function compressorReadsOnly(args: readonly Word[]): boolean {
 const compressor: Handler = (args, cx, name) =>
   compressorReadsOnly(args) ? NONE : [writeUnknown(cx.what, `\`${name}\` replaces files in place`)];
 
+/** curl's long options (any abbreviation of three letters or more) that write a file. */
+const CURL_WRITING = [
+  "remote-name",
+  "remote-name-all",
+  "remote-header-name",
+  "output-dir",
+  "dump-header",
+  "cookie-jar",
+  "trace",
+  "trace-ascii",
+  "libcurl",
+  "stderr",
+  "config",
+  "create-dirs",
+  "etag-save",
+  "hsts",
+  "alt-svc",
+  "ssl-sessions",
+];
+
 const curl: Handler = (args, cx) => {
   const out: Effect[] = [];
   for (let k = 0; k < args.length; k += 1) {
@@ -829,26 +849,7 @@ const curl: Handler = (args, cx) => {
       if ("output".startsWith(long) && long.length >= 3) {
         const v = inlineValue !== undefined ? { ...w, text: inlineValue } : args[++k];
         if (v && literal(v) !== "-") out.push(...writes(cx.what, [v], cx.cwds));
-      } else if (
-        [
-          "remote-name",
-          "remote-name-all",
-          "remote-header-name",
-          "output-dir",
-          "dump-header",
-          "cookie-jar",
-          "trace",
-          "trace-ascii",
-          "libcurl",
-          "stderr",
-          "config",
-          "create-dirs",
-          "etag-save",
-          "hsts",
-          "alt-svc",
-          "ssl-sessions",
-        ].some((o) => o.startsWith(long) && long.length >= 3)
-      ) {
+      } else if (CURL_WRITING.some((o) => o.startsWith(long) && long.length >= 3)) {
         return [writeUnknown(cx.what, `\`curl --${long}\` writes a file`)];
       } else if (
         (long === "write-out" || long === "w") &&

@@ -788,35 +788,76 @@ const DPKG_EXTRACT = [
   "--build",
 ];
 
+/** dpkg and rpm actions that install, remove or upgrade packages. */
+const DPKG_CHANGE = [
+  "-i",
+  "--install",
+  "-r",
+  "--remove",
+  "-P",
+  "--purge",
+  "--unpack",
+  "--configure",
+  "-U",
+  "--upgrade",
+  "-e",
+  "--erase",
+  "-F",
+  "--freshen",
+];
+
 const dpkgLike: Handler = (args, cx, name) => {
   if (name === "dpkg" && args.some((a) => DPKG_EXTRACT.includes(literal(a) ?? "")))
     return [writeUnknown(cx.what, "`dpkg` extracts or builds a package archive into a directory")];
   return args.some((a) => {
     const t = literal(a);
     if (t === undefined) return true;
-    return (
-      [
-        "-i",
-        "--install",
-        "-r",
-        "--remove",
-        "-P",
-        "--purge",
-        "--unpack",
-        "--configure",
-        "-U",
-        "--upgrade",
-        "-e",
-        "--erase",
-        "-F",
-        "--freshen",
-      ].includes(t) ||
-      (/^-[a-zA-Z]+$/.test(t) && /[iUeF]/.test(t) && name === "rpm")
-    );
+    return DPKG_CHANGE.includes(t) || (/^-[a-zA-Z]+$/.test(t) && /[iUeF]/.test(t) && name === "rpm");
   })
     ? [install(cx, `\`${name}\` install or removal`)]
     : [exec(cx.what, `\`${name}\` query`)];
 };
+
+/** `gh GROUP VERB`: the verbs that change something on the forge (or the local checkout). */
+const GH_MUTATING = [
+  "create",
+  "merge",
+  "close",
+  "reopen",
+  "edit",
+  "delete",
+  "comment",
+  "review",
+  "ready",
+  "upload",
+  "fork",
+  "sync",
+  "rename",
+  "archive",
+  "unarchive",
+  "transfer",
+  "set",
+  "remove",
+  "add",
+  "lock",
+  "unlock",
+  "pin",
+  "unpin",
+  "develop",
+  "run",
+  "rerun",
+  "cancel",
+  "enable",
+  "disable",
+  "checkout",
+  "clone",
+  "deploy-key",
+  "set-default",
+  "install",
+  "upgrade",
+  "login",
+  "logout",
+];
 
 const gh: Handler = (args, cx) => {
   const group = literal(args[0]);
@@ -843,46 +884,7 @@ const gh: Handler = (args, cx) => {
     if ((m !== undefined && m !== "GET") || fields) return [publish(cx, "`gh api` with a write method")];
     return [exec(cx.what, "`gh api` reaches the network")];
   }
-  const mutating = [
-    "create",
-    "merge",
-    "close",
-    "reopen",
-    "edit",
-    "delete",
-    "comment",
-    "review",
-    "ready",
-    "upload",
-    "fork",
-    "sync",
-    "rename",
-    "archive",
-    "unarchive",
-    "transfer",
-    "set",
-    "remove",
-    "add",
-    "lock",
-    "unlock",
-    "pin",
-    "unpin",
-    "develop",
-    "run",
-    "rerun",
-    "cancel",
-    "enable",
-    "disable",
-    "checkout",
-    "clone",
-    "deploy-key",
-    "set-default",
-    "install",
-    "upgrade",
-    "login",
-    "logout",
-  ];
-  if (verb !== undefined && mutating.includes(verb)) return [publish(cx, `\`gh ${group} ${verb}\``)];
+  if (verb !== undefined && GH_MUTATING.includes(verb)) return [publish(cx, `\`gh ${group} ${verb}\``)];
   // `gh release download`, `gh run download` write the downloaded files into the work tree.
   if (verb === "download") return [writeUnknown(cx.what, `\`gh ${group} download\` writes files`)];
   return [exec(cx.what, "`gh` reaches the network")];
