@@ -1067,26 +1067,6 @@ const nice: Handler = (args, cx) => {
   return inner.length === 0 ? NONE : cx.sub(inner);
 };
 
-/** GNU `time` (bash's keyword takes only -p): options are read as getopt does, so `-ao FILE` is an output file. */
-const timeCmd: Handler = (args, cx, name) => {
-  const p = parseArgs(args, {
-    posix: true,
-    flags: "apqvV",
-    values: "of",
-    longFlags: ["append", "portability", "quiet", "verbose", "version", "help"],
-    longValues: ["output", "format"],
-  });
-  if (p.unknown.length > 0) {
-    return [
-      unclassified(cx.what, `\`${name}\` with the option \`${p.unknown[0]}\``, "use -p, -f or -o FILE"),
-    ];
-  }
-  if (p.ambiguous.length > 0)
-    return [unclassified(cx.what, `a variable \`${name}\` argument`, "write it literally")];
-  const out = writes(cx.what, optValues(p, "-o", "--output"), cx.cwds);
-  return p.operands.length === 0 ? out : [...out, ...cx.sub(p.operands)];
-};
-
 const execBuiltin: Handler = (args, cx) => {
   const p = parseArgs(args, { posix: true, flags: "cl", values: "a" });
   if (p.unknown.length > 0 || p.ambiguous.length > 0)
@@ -1161,7 +1141,6 @@ export const CORE: HandlerTable = new Map<string, Handler>([
     timeout,
     gtimeout: timeout,
     nice,
-    time: timeCmd,
     exec: execBuiltin,
     busybox,
   }),

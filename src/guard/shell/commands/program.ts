@@ -80,6 +80,8 @@ export interface ProgramSpec {
    * options name. Its options end at its command; an unknown one makes the command unclassified.
    */
   runs?: { from?: number; chdir?: readonly string[] };
+  /** A wrapper's hint when an option is unknown (the options it does take). */
+  hint?: string;
   writes?: {
     /** The values of these options are written. */
     options?: readonly string[];
@@ -156,6 +158,19 @@ function isOneOf(word: Word | undefined, list: readonly string[] | undefined): b
   return list.some((w) => (w.length > 1 && w.endsWith("*") ? t.startsWith(w.slice(0, -1)) : w === t));
 }
 
+/** What a row's `writes` says the command writes. */
+function written(w: NonNullable<ProgramSpec["writes"]>, p: ParsedArgs, cx: CmdCx, name: string): Effect[] {
+  if (w.required === true && p.operands.length === 0)
+    return [unclassified(cx.what, `\`${name}\` without an operand`, "name the file")];
+  const targets = [
+    ...optValues(p, ...(w.options ?? [])),
+    ...(w.operands === undefined ? [] : p.operands.slice(w.operands)),
+  ];
+  return w.sink === true
+    ? sinks(cx.what, targets, cx.cwds)
+    : writes(cx.what, targets, cx.cwds, w.dir === true);
+}
+
 /** Reads the options the way the row says; an effect when the words cannot be read. */
 function read(spec: ProgramSpec, args: readonly Word[], cx: CmdCx, name: string): ParsedArgs | Effect {
   const options = spec.options ?? {};
@@ -167,7 +182,11 @@ function read(spec: ProgramSpec, args: readonly Word[], cx: CmdCx, name: string)
   // a wrapper's options end at its command
   const p = parseArgs(args, { ...options, posix: true });
   if (p.unknown.length > 0)
-    return unclassified(cx.what, `\`${name}\` with the option \`${p.unknown[0]}\``, "use it without options");
+    return unclassified(
+      cx.what,
+      `\`${name}\` with the option \`${p.unknown[0]}\``,
+      spec.hint ?? "use it without options",
+    );
   if (p.ambiguous.length > 0)
     return unclassified(cx.what, `a variable \`${name}\` argument`, "write it literally");
   return p;
@@ -187,22 +206,12 @@ export function programHandler(spec: ProgramSpec): Handler {
       const hit = p.opts.find((o) => d.options.includes(o.name));
       if (hit) return outcome(d.outcome, cx, name, hit.name);
     }
-    if (runs !== undefined) {
-      let cwds: Cwd[] = cx.cwds;
-      for (const o of p.opts) if (runs.chdir?.includes(o.name)) cwds = enter(cwds, o.value);
-      const inner = p.operands.slice(runs.from ?? 0);
-      return inner.length === 0 ? NONE : cx.sub(inner, cwds);
-    }
-    if (w === undefined) return NONE;
-    if (w.required === true && p.operands.length === 0)
-      return [unclassified(cx.what, `\`${name}\` without an operand`, "name the file")];
-    const targets = [
-      ...optValues(p, ...(w.options ?? [])),
-      ...(w.operands === undefined ? [] : p.operands.slice(w.operands)),
-    ];
-    return w.sink === true
-      ? sinks(cx.what, targets, cx.cwds)
-      : writes(cx.what, targets, cx.cwds, w.dir === true);
+    const out = w === undefined ? NONE : written(w, p, cx, name);
+    if (runs === undefined || out.some((e) => e.kind === "deny")) return out;
+    let cwds: Cwd[] = cx.cwds;
+    for (const o of p.opts) if (runs.chdir?.includes(o.name)) cwds = enter(cwds, o.value);
+    const inner = p.operands.slice(runs.from ?? 0);
+    return inner.length === 0 ? out : [...out, ...cx.sub(inner, cwds)];
   };
 }
 

@@ -559,6 +559,19 @@ export const PROGRAMS: readonly ProgramSpec[] = [
     runs: {},
   },
   { names: ["nohup", "builtin"], options: {}, runs: {} },
+  {
+    // GNU `time` (bash's keyword takes only -p): options are read as getopt does, so `-ao FILE` is an output file
+    names: ["time"],
+    options: {
+      flags: "apqvV",
+      values: "of",
+      longFlags: ["append", "portability", "quiet", "verbose", "version", "help"],
+      longValues: ["output", "format"],
+    },
+    writes: { options: ["-o", "--output"] },
+    runs: {},
+    hint: "use -p, -f or -o FILE",
+  },
 ];
 
 const INSTALL_HINT = "leaves never change dependencies; report the missing package and let the root decide";
@@ -738,4 +751,9 @@ export const PROGRAM_EXAMPLES: Readonly<Record<string, Examples>> = {
     unclassified: ["ionice -x rm a"],
   },
   nohup: { read: ["nohup", "builtin echo x"], write: ["nohup rm a"], unclassified: ["nohup -x rm a"] },
+  time: {
+    read: ["time ls", "time -p ls"],
+    write: ["time -ao t.txt ls", "time rm a"],
+    unclassified: ["time -x ls"],
+  },
 };
