@@ -92,6 +92,11 @@ export const PURE = [
 
 const DROP = "drop the option";
 
+/** A row for a builtin that is unclassified whatever its words. */
+function refused(name: string, why: string, hint: string): ProgramSpec {
+  return { names: [name], always: { kind: "unclassified", why, hint } };
+}
+
 /** The rows, in no particular order: no name is in two of them (./programs.test.ts). */
 export const PROGRAMS: readonly ProgramSpec[] = [
   {
@@ -367,94 +372,24 @@ export const PROGRAMS: readonly ProgramSpec[] = [
     ],
     always: { kind: "read" },
   },
-  {
-    names: ["let"],
-    always: {
-      kind: "unclassified",
-      why: "`let` evaluates arithmetic, which can run code",
-      hint: "compute the value elsewhere",
-    },
-  },
-  {
-    names: ["mapfile"],
-    always: { kind: "unclassified", why: "`mapfile` can run a callback", hint: "read the file with cat" },
-  },
-  {
-    names: ["readarray"],
-    always: { kind: "unclassified", why: "`readarray` can run a callback", hint: "read the file with cat" },
-  },
-  {
-    names: ["eval"],
-    always: { kind: "unclassified", why: "`eval` runs a string as code", hint: "run the command directly" },
-  },
-  {
-    names: ["source"],
-    always: {
-      kind: "unclassified",
-      why: "`source` runs a file inside this shell",
-      hint: "run it as `bash file`",
-    },
-  },
-  {
-    names: ["."],
-    always: { kind: "unclassified", why: "`.` runs a file inside this shell", hint: "run it as `bash file`" },
-  },
-  {
-    names: ["enable"],
-    always: { kind: "unclassified", why: "`enable` loads builtins", hint: "drop it" },
-  },
-  {
-    names: ["complete"],
-    always: { kind: "unclassified", why: "`complete` can register code", hint: "drop it" },
-  },
-  {
-    names: ["compgen"],
-    always: { kind: "unclassified", why: "`compgen -C` runs a command", hint: "drop it" },
-  },
-  {
-    names: ["bind"],
-    always: { kind: "unclassified", why: "`bind -x` registers code", hint: "drop it" },
-  },
-  {
-    names: ["fc"],
-    always: { kind: "unclassified", why: "`fc` re-runs history", hint: "run the command directly" },
-  },
-  {
-    names: ["history"],
-    always: { kind: "unclassified", why: "`history` edits the history", hint: "drop it" },
-  },
-  {
-    names: ["coproc"],
-    always: {
-      kind: "unclassified",
-      why: "`coproc` starts a background process",
-      hint: "run the command directly",
-    },
-  },
-  {
-    names: ["function"],
-    always: {
-      kind: "unclassified",
-      why: "function definitions are not classified",
-      hint: "run the commands directly",
-    },
-  },
-  {
-    names: ["select"],
-    always: { kind: "unclassified", why: "`select` is interactive", hint: "drop it" },
-  },
-  {
-    names: ["case"],
-    always: { kind: "unclassified", why: "`case` is not classified", hint: "use if/then" },
-  },
-  {
-    names: ["watch"],
-    always: {
-      kind: "unclassified",
-      why: "`watch` runs its command through a shell",
-      hint: "run the command once",
-    },
-  },
+  // builtins refused whatever their words
+  refused("let", "`let` evaluates arithmetic, which can run code", "compute the value elsewhere"),
+  refused("mapfile", "`mapfile` can run a callback", "read the file with cat"),
+  refused("readarray", "`readarray` can run a callback", "read the file with cat"),
+  refused("eval", "`eval` runs a string as code", "run the command directly"),
+  refused("source", "`source` runs a file inside this shell", "run it as `bash file`"),
+  refused(".", "`.` runs a file inside this shell", "run it as `bash file`"),
+  refused("enable", "`enable` loads builtins", "drop it"),
+  refused("complete", "`complete` can register code", "drop it"),
+  refused("compgen", "`compgen -C` runs a command", "drop it"),
+  refused("bind", "`bind -x` registers code", "drop it"),
+  refused("fc", "`fc` re-runs history", "run the command directly"),
+  refused("history", "`history` edits the history", "drop it"),
+  refused("coproc", "`coproc` starts a background process", "run the command directly"),
+  refused("function", "function definitions are not classified", "run the commands directly"),
+  refused("select", "`select` is interactive", "drop it"),
+  refused("case", "`case` is not classified", "use if/then"),
+  refused("watch", "`watch` runs its command through a shell", "run the command once"),
   {
     names: ["test", "["],
     words: [
