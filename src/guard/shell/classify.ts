@@ -12,8 +12,16 @@ import { TOOLS } from "./commands/tools.js";
 import type { Handler, HandlerTable } from "./context.js";
 import { type Effect, exec, unclassified } from "./effects.js";
 import { showWord, type Word } from "./parse.js";
-import { CD, MAX_SIMPLE_COMMANDS, MAX_WORDS, type Work } from "./script.js";
-import { type Step, type WalkMode, walkArgv, walkScript } from "./walk.js";
+import {
+  CD,
+  MAX_SIMPLE_COMMANDS,
+  MAX_WORDS,
+  type Step,
+  type WalkMode,
+  type Work,
+  walkArgv,
+  walkScript,
+} from "./walk.js";
 import { commandBase, literalWord } from "./words.js";
 
 export { MAX_SIMPLE_COMMANDS, MAX_WORDS, type Work };

@@ -14,8 +14,7 @@ import { type Cwd, deny, type Effect, sinks, writes } from "./effects.js";
 import { END, FRONT_RULES, type FrontRule, type PatternWord } from "./front-table.js";
 import { SHELLS } from "./known-words.js";
 import type { Word } from "./parse.js";
-import { short, type Work } from "./script.js";
-import { type Step, type WalkMode, walkArgv, walkScript } from "./walk.js";
+import { type Step, short, type WalkMode, type Work, walkArgv, walkScript } from "./walk.js";
 import { commandBase, literal, literalWord } from "./words.js";
 
 /**
