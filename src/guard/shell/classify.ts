@@ -1,37 +1,28 @@
 /**
- * Shell command → effects. Parses the command (./parse.ts), then walks its simple commands in order:
- * assignments become `env` effects, redirects become writes, keywords (`if`, `then`, `do`, `!`, `{` …) are
- * stripped, `cd`/`pushd`/`popd` move the set of directories later relative paths resolve against, and every
- * command is dispatched to its handler (./commands). A command without a handler is an `exec`: a program the
- * guard cannot see into.
- *
- * `cd` may fail, so after `cd dir` the command may be in the old directory or the new one: relative write
- * targets are checked against every directory the shell might be in.
+ * Shell command → effects, the classified mode (no sandbox: the guard decides alone). The walk (./walk.ts)
+ * parses the command and visits its simple commands: assignments become `env` effects, redirects writes,
+ * keywords are stripped, `cd` moves where relative paths land. This module judges each simple command by its
+ * handler (./commands); a command without a handler is an `exec`: a program the guard cannot see into.
  */
 
 import { CORE } from "./commands/core.js";
 import { git } from "./commands/git.js";
 import { PACKAGES } from "./commands/packages.js";
 import { TOOLS } from "./commands/tools.js";
-import type { CmdCx, Handler, HandlerTable } from "./context.js";
-import { enter, union } from "./cwd.js";
-import { type Cwd, type Effect, exec, unclassified } from "./effects.js";
-import { parseShell, showWord, type Word } from "./parse.js";
-import type { Heredoc } from "./prescan.js";
+import type { Handler, HandlerTable } from "./context.js";
+import { type Effect, exec, unclassified } from "./effects.js";
+import { showWord, type Word } from "./parse.js";
 import {
   CD,
-  cdTarget,
-  describe,
   MAX_SIMPLE_COMMANDS,
   MAX_WORDS,
-  redirectEffects,
-  short,
-  spend,
-  stripKeywords,
-  tooComplex,
+  type Step,
+  type WalkMode,
   type Work,
-} from "./script.js";
-import { commandBase, literal, literalWord } from "./words.js";
+  walkArgv,
+  walkScript,
+} from "./walk.js";
+import { commandBase, literalWord } from "./words.js";
 
 export { MAX_SIMPLE_COMMANDS, MAX_WORDS, type Work };
 
@@ -46,8 +37,6 @@ function handlerNamed(name: string): Handler | undefined {
   return undefined;
 }
 
-/** Nested `sh -c`, wrappers and `find -exec` deeper than this are refused. */
-const MAX_DEPTH = 8;
 /** Directories whose programs are the system's own utilities. */
 const SYSTEM_DIRS = new Set([
   "/bin",
@@ -74,25 +63,10 @@ function handlerFor(base: string): Handler | undefined {
   return undefined;
 }
 
-interface Walk {
-  depth: number;
-  work: Work;
-  hasLocalBin?: (name: string) => boolean;
-  /** Set when a `cd` ran somewhere the walk cannot follow (inside a wrapper); shared by nested walks. */
-  lost: { cwd: boolean };
-}
-
-interface Stdin {
-  heredocs: readonly Heredoc[];
-  fed: boolean;
-  pipedIn: boolean;
-}
-
-function classifyArgv(argv: readonly Word[], cwds: Cwd[], stdin: Stdin, what: string, walk: Walk): Effect[] {
-  if (walk.depth > MAX_DEPTH)
-    return [unclassified(what, "commands nested too deeply", "flatten the command")];
-  const first = argv[0];
-  if (first === undefined) return [];
+/** The classified mode's judge: the command's handler, or an `exec` for a program without one. */
+function judge(argv: readonly Word[], step: Step): Effect[] {
+  const what = step.what;
+  const first = argv[0] as Word;
   if (first.dynamic) {
     return [
       unclassified(
@@ -116,68 +90,16 @@ function classifyArgv(argv: readonly Word[], cwds: Cwd[], stdin: Stdin, what: st
     }
   }
   if (CD.has(base)) {
-    walk.lost.cwd = true;
+    step.loseCwd();
     return out;
   }
   const handler = handlerFor(base);
   if (!handler) return [...out, exec(what, `\`${base}\` is not on the read-only allowlist`)];
-  const cx: CmdCx = {
-    what,
-    cwds,
-    stdinFed: stdin.fed,
-    heredocs: stdin.heredocs,
-    pipedIn: stdin.pipedIn,
-    hasLocalBin: walk.hasLocalBin,
-    sub: (inner, innerCwds) =>
-      classifyArgv(inner, innerCwds ?? cwds, stdin, what, { ...walk, depth: walk.depth + 1 }),
-    script: (text) => runScript(text, cwds, { ...walk, depth: walk.depth + 1 }).effects,
-  };
-  const inner = handler(argv.slice(1), cx, base);
-  return [...out, ...inner];
+  return [...out, ...handler(argv.slice(1), step, base)];
 }
 
-function runScript(src: string, start: Cwd[], walk: Walk): { effects: Effect[]; cwds: Cwd[] } {
-  if (walk.depth > MAX_DEPTH) {
-    return {
-      effects: [unclassified(short(src), "commands nested too deeply", "flatten the command")],
-      cwds: start,
-    };
-  }
-  const parsed = parseShell(src);
-  if (!parsed.ok) return { effects: [unclassified(short(src), parsed.why, parsed.hint)], cwds: start };
-  let cwds = start;
-  const effects: Effect[] = [];
-  for (const cmd of parsed.commands) {
-    const over = spend(walk.work, cmd, cwds.length);
-    if (over) {
-      effects.push(tooComplex(short(src), over));
-      return { effects, cwds };
-    }
-    const what = describe(cmd);
-    for (const a of cmd.assignments) effects.push({ kind: "env", name: a.name, value: a.value, what });
-    effects.push(...redirectEffects(cmd, cwds, what));
-    const stripped = stripKeywords(cmd.words, what);
-    effects.push(...stripped.effects);
-    const argv = stripped.argv;
-    const name = literal(argv[0]);
-    if (name !== undefined && CD.has(commandBase(name)) && !name.includes("/")) {
-      const base = commandBase(name);
-      const target = base === "popd" ? undefined : cdTarget(argv);
-      // `cd` with no operand goes home, `cd -` back, `popd` to the stack top: all unknown here.
-      const next = target === undefined ? [null] : enter(cwds, target);
-      cwds = union(cwds, next);
-      continue;
-    }
-    const stdin: Stdin = {
-      heredocs: cmd.heredocs,
-      fed: cmd.stdinRedirected || cmd.pipedIn,
-      pipedIn: cmd.pipedIn,
-    };
-    const w: Walk = { ...walk, lost: { cwd: false } };
-    effects.push(...classifyArgv(argv, cwds, stdin, what, w));
-    if (w.lost.cwd) cwds = union(cwds, [null]);
-  }
-  return { effects, cwds };
+function mode(opts: ShellOptions): WalkMode {
+  return { judge, strict: true, hasLocalBin: opts.hasLocalBin };
 }
 
 /** Classifies a shell command string run from `opts.cwd`. Never throws on any string. */
@@ -190,24 +112,11 @@ export function classifyShell(command: string, opts: ShellOptions): Effect[] {
  * included): the measure the caps bound, for tests and benchmarks.
  */
 export function classifyShellCounted(command: string, opts: ShellOptions): { effects: Effect[]; work: Work } {
-  const work: Work = { commands: 0, words: 0, steps: 0, maxCwds: 0 };
-  const walk: Walk = { depth: 0, work, hasLocalBin: opts.hasLocalBin, lost: { cwd: false } };
-  return { effects: runScript(command, [opts.cwd], walk).effects, work };
+  return walkScript(mode(opts), command, opts.cwd);
 }
 
 /** Classifies an argv (Codex's array form of the shell tool), run from `opts.cwd`. */
 export function classifyArgvCommand(argv: readonly string[], opts: ShellOptions): Effect[] {
-  const words: Word[] = argv.map(literalWord);
-  return classifyArgv(
-    words,
-    [opts.cwd],
-    { heredocs: [], fed: false, pipedIn: false },
-    short(argv.join(" ")),
-    {
-      depth: 0,
-      work: { commands: 0, words: argv.length, steps: 0, maxCwds: 0 },
-      hasLocalBin: opts.hasLocalBin,
-      lost: { cwd: false },
-    },
-  );
+  const work: Work = { commands: 0, words: argv.length, steps: 0, maxCwds: 0 };
+  return walkArgv(mode(opts), argv.map(literalWord), opts.cwd, work);
 }

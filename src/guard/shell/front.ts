@@ -1,36 +1,22 @@
 /**
  * Shell command → effects, by the front table (./front-table.ts), for a call that runs in the OS sandbox.
- * Parses the command (./parse.ts) and walks its simple commands as the full classifier does (redirects are
- * writes, `cd` moves where relative paths land, the same caps on one call's work), but asks each command only
- * the table's question: is it plainly not allowed? Wrappers that run the rest of their words as a command
- * (`env`, `timeout`, `xargs`, `sudo`, `npx` …) and `sh -c SCRIPT` are looked through. Anything else (any other
+ * The walk is the full classifier's (./walk.ts: redirects are writes, `cd` moves where relative paths land, the
+ * same caps on one call's work), but each command is asked only the table's question: is it plainly not
+ * allowed? Wrappers that run the rest of their words as a command (`env`, `timeout`, `xargs`, `sudo`, `npx` …)
+ * and `sh -c SCRIPT` are looked through. Anything else (any other
  * program, inline code, a construct it cannot read) yields no effect: the kernel decides.
  *
  * Linear in the command's length: one pass over the parsed words per pattern, a bounded table, and nested
  * scripts counted against the same caps.
  */
 
-import { enter, union } from "./cwd.js";
 import { type Cwd, deny, type Effect, sinks, writes } from "./effects.js";
 import { plainlyUnmatched, starters } from "./front-plain.js";
 import { END, FRONT_RULES, type FrontRule, type PatternWord } from "./front-table.js";
 import { SHELLS } from "./known-words.js";
-import { parseShell, type Word } from "./parse.js";
-import {
-  CD,
-  cdTarget,
-  describe,
-  redirectEffects,
-  short,
-  spend,
-  stripKeywords,
-  tooComplex,
-  type Work,
-} from "./script.js";
+import type { Word } from "./parse.js";
+import { type Step, short, type WalkMode, type Work, walkArgv, walkScript } from "./walk.js";
 import { commandBase, literal, literalWord } from "./words.js";
-
-/** Nested `sh -c` and wrappers deeper than this are left to the kernel. */
-const MAX_DEPTH = 8;
 
 /**
  * Programs that run the rest of their words as a command: the options they take a value for, and how many
@@ -77,11 +63,6 @@ const WRAPPERS: ReadonlyMap<
 export interface FrontOptions {
   /** Absolute directory the command starts in. */
   cwd: string;
-}
-
-interface Walk {
-  depth: number;
-  work: Work;
 }
 
 /** Whether `w` is the pattern word `p` (a literal word only). */
@@ -239,45 +220,23 @@ function shellScript(argv: readonly Word[]): string | undefined {
   return undefined;
 }
 
-function commandEffects(argv: readonly Word[], cwds: Cwd[], what: string, walk: Walk): Effect[] {
-  if (argv.length === 0 || walk.depth > MAX_DEPTH) return [];
+/**
+ * The sandboxed mode's judge: `sh -c SCRIPT` is walked, a wrapper's command judged in its place, anything else
+ * asked the front table's rules in turn; what no rule names yields nothing (the kernel decides).
+ */
+function judge(argv: readonly Word[], step: Step): Effect[] {
   const script = shellScript(argv);
-  if (script !== undefined) return runScript(script, cwds, { ...walk, depth: walk.depth + 1 }).effects;
+  if (script !== undefined) return step.script(script);
   const inner = unwrap(argv);
-  if (inner !== undefined) return commandEffects(inner, cwds, what, { ...walk, depth: walk.depth + 1 });
+  if (inner !== undefined) return step.sub(inner);
   for (const rule of FRONT_RULES) {
     const end = matchPrefix(rule, argv);
-    if (end >= 0) return ruleEffects(rule, argv, end, cwds, what);
+    if (end >= 0) return ruleEffects(rule, argv, end, step.cwds, step.what);
   }
   return [];
 }
 
-function runScript(src: string, start: Cwd[], walk: Walk): { effects: Effect[]; cwds: Cwd[] } {
-  if (walk.depth > MAX_DEPTH) return { effects: [], cwds: start };
-  const parsed = parseShell(src);
-  // a command the parser cannot read is the kernel's to run or refuse
-  if (!parsed.ok) return { effects: [], cwds: start };
-  let cwds = start;
-  const effects: Effect[] = [];
-  for (const cmd of parsed.commands) {
-    const over = spend(walk.work, cmd, cwds.length);
-    if (over) {
-      effects.push(tooComplex(short(src), over));
-      return { effects, cwds };
-    }
-    const what = describe(cmd);
-    effects.push(...redirectEffects(cmd, cwds, what).filter((e) => e.kind === "write"));
-    const argv = stripKeywords(cmd.words, what).argv;
-    const name = literal(argv[0]);
-    if (name !== undefined && CD.has(commandBase(name)) && !name.includes("/")) {
-      const target = commandBase(name) === "popd" ? undefined : cdTarget(argv);
-      cwds = union(cwds, target === undefined ? [null] : enter(cwds, target));
-      continue;
-    }
-    effects.push(...commandEffects(argv, cwds, what, walk));
-  }
-  return { effects, cwds };
-}
+const MODE: WalkMode = { judge, strict: false };
 
 /** The words that can start a match (wrappers included): the shortcut's test (front-plain.test.ts). */
 export const FRONT_STARTERS = starters(WRAPPERS.keys());
@@ -293,13 +252,11 @@ export function frontShell(command: string, opts: FrontOptions): Effect[] {
 
 /** {@link frontShell}, also returning the work it did: the measure the caps bound. */
 export function frontShellCounted(command: string, opts: FrontOptions): { effects: Effect[]; work: Work } {
-  const work: Work = { commands: 0, words: 0, steps: 0, maxCwds: 0 };
-  return { effects: runScript(command, [opts.cwd], { depth: 0, work }).effects, work };
+  return walkScript(MODE, command, opts.cwd);
 }
 
 /** The front table's effects for an argv (Codex's array form of the shell tool), run from `opts.cwd`. */
 export function frontArgv(argv: readonly string[], opts: FrontOptions): Effect[] {
-  const words = argv.map(literalWord);
   const work: Work = { commands: 1, words: argv.length, steps: 0, maxCwds: 0 };
-  return commandEffects(words, [opts.cwd], short(argv.join(" ")), { depth: 0, work });
+  return walkArgv(MODE, argv.map(literalWord), opts.cwd, work);
 }

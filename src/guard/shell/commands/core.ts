@@ -1,6 +1,8 @@
 /**
  * Handlers for the everyday utilities: the read-only allowlist, shell builtins, file writers and command
- * wrappers. A handler returns the command's effects; an empty list means "reads only".
+ * wrappers. A handler returns the command's effects; an empty list means "reads only". Those that are data (the
+ * allowlist, name lists, writers of their operands) are rows of the program table (./programs.ts); the ones here
+ * need code.
  *
  * Conventions:
  * - an option the handler does not know makes the command unclassified (the guard cannot say what it does);
@@ -16,157 +18,18 @@ import { hasOpt, type OptSpec, optValues, type ParsedArgs, parseArgs } from "../
 import { showWord, type Word } from "../parse.js";
 import { checkSedScript } from "../sed.js";
 import { literal, mayBecomeOption, mayBeOption } from "../words.js";
+import { programEntries, strict } from "./program.js";
+import { PROGRAMS } from "./programs.js";
+
+export { PURE } from "./programs.js";
 
 const NONE: Effect[] = [];
-
-/** Utilities that only read files or print, whatever their arguments. */
-export const PURE = [
-  ":",
-  "arch",
-  "b2sum",
-  "basename",
-  "bzcat",
-  "cat",
-  "cksum",
-  "cmp",
-  "column",
-  "comm",
-  "cut",
-  "df",
-  "diff",
-  "dirname",
-  "dirs",
-  "du",
-  "echo",
-  "egrep",
-  "expand",
-  "expr",
-  "false",
-  "fgrep",
-  "fmt",
-  "fold",
-  "free",
-  "getconf",
-  "grep",
-  "groups",
-  "head",
-  "hexdump",
-  "id",
-  "jobs",
-  "jq",
-  "join",
-  "locale",
-  "logname",
-  "look",
-  "ls",
-  "md5sum",
-  "nl",
-  "nproc",
-  "od",
-  "paste",
-  "pgrep",
-  "printenv",
-  "ps",
-  "pwd",
-  "readlink",
-  "realpath",
-  "rev",
-  "seq",
-  "sha1sum",
-  "sha224sum",
-  "sha256sum",
-  "sha384sum",
-  "sha512sum",
-  "shasum",
-  "sleep",
-  "stat",
-  "strings",
-  "sum",
-  "tac",
-  "tail",
-  "times",
-  "tr",
-  "true",
-  "tty",
-  "type",
-  "uname",
-  "unexpand",
-  "uptime",
-  "wc",
-  "whereis",
-  "which",
-  "whoami",
-  "xzcat",
-  "zcat",
-] as const;
-
-function pure(): Effect[] {
-  return NONE;
-}
-
-/** Parses with `spec`; an unknown option or an option-like expansion makes the command unclassified. */
-export function strict(
-  args: readonly Word[],
-  cx: CmdCx,
-  name: string,
-  spec: OptSpec,
-  writer = false,
-): { ok: true; p: ParsedArgs } | { ok: false; effect: Effect } {
-  const p = parseArgs(args, spec);
-  if (p.unknown.length > 0) {
-    return {
-      ok: false,
-      effect: unclassified(
-        cx.what,
-        `\`${name}\` with the option \`${p.unknown[0]}\``,
-        "use its common options",
-      ),
-    };
-  }
-  if (p.ambiguous.length > 0) {
-    const w = showWord(p.ambiguous[0] as Word);
-    if (writer)
-      return {
-        ok: false,
-        effect: writeUnknown(cx.what, `\`${w}\` may expand into an option or a file name of \`${name}\``),
-      };
-    return {
-      ok: false,
-      effect: unclassified(
-        cx.what,
-        `\`${showWord(p.ambiguous[0] as Word)}\` may expand into an option of \`${name}\``,
-        "write the argument literally",
-      ),
-    };
-  }
-  return { ok: true, p };
-}
 
 // ---------------------------------------------------------------- read-only utilities with dangerous options
 
 const printf: Handler = (args, cx) =>
   args[0] !== undefined && mayBeOption(args[0]) && literal(args[0]) !== "--"
     ? [unclassified(cx.what, "`printf -v` assigns through a name that can evaluate code", "print to stdout")]
-    : NONE;
-
-const testCmd: Handler = (args, cx) =>
-  args.some((a) => {
-    const t = literal(a);
-    return t === "-v" || t === "-R";
-  })
-    ? [unclassified(cx.what, "`test -v`/`-R` evaluates array subscripts", "test the value directly")]
-    : NONE;
-
-const ARITH = new Set(["-eq", "-ne", "-lt", "-le", "-gt", "-ge", "-v", "-R"]);
-const doubleBracket: Handler = (args, cx) =>
-  args.some((a) => ARITH.has(literal(a) ?? ""))
-    ? [
-        unclassified(
-          cx.what,
-          "`[[ … -eq … ]]` evaluates its operands as arithmetic, which can run code",
-          "use `[ … -eq … ]` (the test builtin) for numbers",
-        ),
-      ]
     : NONE;
 
 const DATE_LONG_VALUES = ["date", "file", "reference", "rfc-3339"];
@@ -216,84 +79,6 @@ const hostname: Handler = (args, cx) =>
     ? [exec(cx.what, "`hostname NAME` renames the host")]
     : NONE;
 
-const sort: Handler = (args, cx) => {
-  const r = strict(args, cx, "sort", {
-    flags: "bcCdfghiMmnRrsuVz",
-    values: "kotST",
-    longFlags: [
-      "ignore-leading-blanks",
-      "dictionary-order",
-      "ignore-case",
-      "general-numeric-sort",
-      "ignore-nonprinting",
-      "month-sort",
-      "human-numeric-sort",
-      "numeric-sort",
-      "random-sort",
-      "reverse",
-      "version-sort",
-      "debug",
-      "merge",
-      "stable",
-      "unique",
-      "zero-terminated",
-    ],
-    longValues: [
-      "key",
-      "output",
-      "field-separator",
-      "buffer-size",
-      "temporary-directory",
-      "parallel",
-      "batch-size",
-      "sort",
-      "files0-from",
-      "random-source",
-      "compress-program",
-    ],
-    longOptional: ["check"],
-  });
-  if (!r.ok) return [r.effect];
-  if (hasOpt(r.p, "--compress-program")) {
-    return [unclassified(cx.what, "`sort --compress-program` runs a program", "drop the option")];
-  }
-  return writes(cx.what, optValues(r.p, "-o", "--output"), cx.cwds);
-};
-
-/** `uniq IN OUT`, `xxd IN OUT`: the second operand is an output file. */
-function secondOperandWrites(name: string, spec: OptSpec): Handler {
-  return (args, cx) => {
-    const r = strict(args, cx, name, spec);
-    if (!r.ok) return [r.effect];
-    return writes(cx.what, r.p.operands.slice(1), cx.cwds);
-  };
-}
-
-const uniq = secondOperandWrites("uniq", {
-  flags: "cdDiuz",
-  values: "fsw",
-  longFlags: ["count", "repeated", "ignore-case", "unique", "zero-terminated"],
-  longValues: ["skip-fields", "skip-chars", "check-chars"],
-  longOptional: ["all-repeated", "group"],
-});
-
-const xxd = secondOperandWrites("xxd", {
-  flags: "abCEeipruhv",
-  values: "cglnosdR",
-  longFlags: [
-    "autoskip",
-    "bits",
-    "capitalize",
-    "ebcdic",
-    "include",
-    "plain",
-    "revert",
-    "uppercase",
-    "version",
-  ],
-  longValues: [],
-});
-
 const tree: Handler = (args, cx) => {
   const out: Word[] = [];
   for (let k = 0; k < args.length; k += 1) {
@@ -317,14 +102,6 @@ const tree: Handler = (args, cx) => {
   }
   return writes(cx.what, out, cx.cwds);
 };
-
-/** `-o FILE` / `--output FILE` as the only writing option (iconv, base64 on BSD). */
-function outputOption(): Handler {
-  return (args, cx) => {
-    const p = parseArgs(args, { values: "o", longValues: ["output"] });
-    return writes(cx.what, optValues(p, "-o", "--output"), cx.cwds);
-  };
-}
 
 const rg: Handler = (args, cx) => {
   // A variable before `--` may expand into `--pre=PROGRAM`.
@@ -758,80 +535,6 @@ const ln: Handler = (args, cx, name) => {
   return lnWrites(args, cx, name);
 };
 
-/** Every operand is written (rm, touch, truncate, shred, unlink, tee, sponge…). */
-function operandsWritten(name: string, spec: OptSpec, dir = false): Handler {
-  return (args, cx) => {
-    const r = strict(args, cx, name, spec, true);
-    if (!r.ok) return [r.effect];
-    if (r.p.operands.length === 0 && name !== "tee") {
-      return [unclassified(cx.what, `\`${name}\` without an operand`, "name the file")];
-    }
-    // tee opens its operands and writes into them; every other command here removes or replaces the path.
-    return name === "tee"
-      ? sinks(cx.what, r.p.operands, cx.cwds)
-      : writes(cx.what, r.p.operands, cx.cwds, dir);
-  };
-}
-
-const rm = operandsWritten("rm", {
-  flags: "dfiIrRv",
-  longFlags: ["dir", "force", "one-file-system", "no-preserve-root", "recursive", "verbose"],
-  longOptional: ["interactive", "preserve-root"],
-});
-const touch = operandsWritten("touch", {
-  flags: "acfhm",
-  values: "drt",
-  longFlags: ["no-create", "no-dereference"],
-  longValues: ["date", "reference", "time"],
-});
-const truncate = operandsWritten("truncate", {
-  flags: "co",
-  values: "rs",
-  longFlags: ["no-create", "io-blocks"],
-  longValues: ["reference", "size"],
-});
-const shred = operandsWritten("shred", {
-  flags: "fuvxz",
-  values: "ns",
-  longFlags: ["force", "verbose", "exact", "zero"],
-  longValues: ["iterations", "random-source", "size"],
-  longOptional: ["remove"],
-});
-const unlink = operandsWritten("unlink", {});
-const tee = operandsWritten("tee", {
-  flags: "aip",
-  longFlags: ["append", "ignore-interrupts"],
-  longOptional: ["output-error"],
-});
-const sponge = operandsWritten("sponge", { flags: "a" });
-const mkdir = operandsWritten(
-  "mkdir",
-  {
-    flags: "pvZ",
-    values: "m",
-    longFlags: ["parents", "verbose"],
-    longValues: ["mode"],
-    longOptional: ["context"],
-  },
-  true,
-);
-const rmdir: Handler = (args, cx) => {
-  const r = strict(
-    args,
-    cx,
-    "rmdir",
-    {
-      flags: "pv",
-      longFlags: ["parents", "verbose", "ignore-fail-on-non-empty"],
-    },
-    true,
-  );
-  if (!r.ok) return [r.effect];
-  if (hasOpt(r.p, "-p", "--parents"))
-    return [writeUnknown(cx.what, "`rmdir -p` also removes parent directories")];
-  return writes(cx.what, r.p.operands, cx.cwds, true);
-};
-
 /** chmod / chown / chgrp: the first operand is the mode or owner (unless --reference), the rest are written. */
 function attributeChanger(name: string): Handler {
   return (args, cx) => {
@@ -1059,14 +762,6 @@ const tar: Handler = (args, cx) => {
   return [unclassified(cx.what, "tar without a recognised mode", "use -t, -x or -c")];
 };
 
-const unzip: Handler = (args, cx) =>
-  args.some(
-    (a) =>
-      ["-l", "-t", "-Z", "-v", "-p", "-z"].includes(literal(a) ?? "") || (literal(a) ?? "").startsWith("-Z"),
-  )
-    ? NONE
-    : [writeUnknown(cx.what, "unzip writes the archive's files")];
-
 /** Short options of gzip, xz and zstd that take a value (`-S .gz`, `-T 4`, `-o FILE`); the union, failing closed. */
 const COMPRESSOR_VALUES = "SoTMFCDB";
 /** Their long options that take a value; an abbreviation counts for every name it begins (`--memlimit`, `--files`). */
@@ -1119,10 +814,25 @@ function compressorReadsOnly(args: readonly Word[]): boolean {
 const compressor: Handler = (args, cx, name) =>
   compressorReadsOnly(args) ? NONE : [writeUnknown(cx.what, `\`${name}\` replaces files in place`)];
 
-const patch: Handler = (args, cx) =>
-  args.some((a) => literal(a) === "--dry-run" || literal(a) === "-C" || literal(a) === "--check")
-    ? NONE
-    : [writeUnknown(cx.what, "`patch` writes the files named inside the patch")];
+/** curl's long options (any abbreviation of three letters or more) that write a file. */
+const CURL_WRITING = [
+  "remote-name",
+  "remote-name-all",
+  "remote-header-name",
+  "output-dir",
+  "dump-header",
+  "cookie-jar",
+  "trace",
+  "trace-ascii",
+  "libcurl",
+  "stderr",
+  "config",
+  "create-dirs",
+  "etag-save",
+  "hsts",
+  "alt-svc",
+  "ssl-sessions",
+];
 
 const curl: Handler = (args, cx) => {
   const out: Effect[] = [];
@@ -1139,26 +849,7 @@ const curl: Handler = (args, cx) => {
       if ("output".startsWith(long) && long.length >= 3) {
         const v = inlineValue !== undefined ? { ...w, text: inlineValue } : args[++k];
         if (v && literal(v) !== "-") out.push(...writes(cx.what, [v], cx.cwds));
-      } else if (
-        [
-          "remote-name",
-          "remote-name-all",
-          "remote-header-name",
-          "output-dir",
-          "dump-header",
-          "cookie-jar",
-          "trace",
-          "trace-ascii",
-          "libcurl",
-          "stderr",
-          "config",
-          "create-dirs",
-          "etag-save",
-          "hsts",
-          "alt-svc",
-          "ssl-sessions",
-        ].some((o) => o.startsWith(long) && long.length >= 3)
-      ) {
+      } else if (CURL_WRITING.some((o) => o.startsWith(long) && long.length >= 3)) {
         return [writeUnknown(cx.what, `\`curl --${long}\` writes a file`)];
       } else if (
         (long === "write-out" || long === "w") &&
@@ -1250,10 +941,6 @@ const assignBuiltin: Handler = (args, cx, name) => nameArgs(args, cx, name);
 const read: Handler = (args, cx) => nameArgs(args, cx, "read", "dinNptu");
 const getopts: Handler = (args, cx) => nameArgs(args.slice(1, 2), cx, "getopts");
 
-const refuse =
-  (why: string, hint: string): Handler =>
-  (_args, cx) => [unclassified(cx.what, why, hint)];
-
 const command: Handler = (args, cx) => {
   let k = 0;
   while (literal(args[k]) === "-p") k += 1;
@@ -1294,80 +981,7 @@ const shopt: Handler = (args, cx) =>
     ? [unclassified(cx.what, "`shopt -s/-u` changes how later commands are parsed", "drop it")]
     : NONE;
 
-const setBuiltin: Handler = () => NONE;
-
-const exitLike: Handler = () => NONE;
-
-const waitBuiltin: Handler = (args, cx) =>
-  args.some((a) => literal(a) === "-p")
-    ? [unclassified(cx.what, "`wait -p` assigns through a name", "drop -p")]
-    : NONE;
-
 // ---------------------------------------------------------------- wrappers that run another command
-
-/** Skip a wrapper's options (POSIX style), then classify the wrapped command. */
-function wrapper(spec: OptSpec, opts: { refuse?: string[]; chdir?: string[] } = {}): Handler {
-  return (args, cx, name) => {
-    const p = parseArgs(args, { ...spec, posix: true });
-    if (p.unknown.length > 0) {
-      return [
-        unclassified(cx.what, `\`${name}\` with the option \`${p.unknown[0]}\``, "use it without options"),
-      ];
-    }
-    if (p.ambiguous.length > 0)
-      return [unclassified(cx.what, `a variable \`${name}\` argument`, "write it literally")];
-    const bad = p.opts.find((o) => opts.refuse?.includes(o.name));
-    if (bad) {
-      return [
-        unclassified(
-          cx.what,
-          `\`${name} ${bad.name}\` runs its command through a shell or editor`,
-          "drop it",
-        ),
-      ];
-    }
-    let cwds: Cwd[] = cx.cwds;
-    for (const o of p.opts) if (opts.chdir?.includes(o.name)) cwds = enter(cwds, o.value);
-    return p.operands.length === 0 ? NONE : cx.sub(p.operands, cwds);
-  };
-}
-
-const sudo = wrapper(
-  {
-    flags: "AbEeHiKklnPSsV",
-    values: "CDghpRrtTUu",
-    longFlags: [
-      "askpass",
-      "background",
-      "preserve-env",
-      "set-home",
-      "login",
-      "reset-timestamp",
-      "remove-timestamp",
-      "validate",
-      "list",
-      "non-interactive",
-      "preserve-groups",
-      "stdin",
-      "shell",
-      "edit",
-    ],
-    longValues: [
-      "close-from",
-      "chdir",
-      "group",
-      "host",
-      "prompt",
-      "chroot",
-      "role",
-      "type",
-      "command-timeout",
-      "other-user",
-      "user",
-    ],
-  },
-  { refuse: ["-s", "-i", "-e", "--shell", "--login", "--edit"], chdir: ["-D", "--chdir"] },
-);
 
 const env: Handler = (args, cx) => {
   const out: Effect[] = [];
@@ -1453,38 +1067,6 @@ const nice: Handler = (args, cx) => {
   return inner.length === 0 ? NONE : cx.sub(inner);
 };
 
-/** GNU `time` (bash's keyword takes only -p): options are read as getopt does, so `-ao FILE` is an output file. */
-const timeCmd: Handler = (args, cx, name) => {
-  const p = parseArgs(args, {
-    posix: true,
-    flags: "apqvV",
-    values: "of",
-    longFlags: ["append", "portability", "quiet", "verbose", "version", "help"],
-    longValues: ["output", "format"],
-  });
-  if (p.unknown.length > 0) {
-    return [
-      unclassified(cx.what, `\`${name}\` with the option \`${p.unknown[0]}\``, "use -p, -f or -o FILE"),
-    ];
-  }
-  if (p.ambiguous.length > 0)
-    return [unclassified(cx.what, `a variable \`${name}\` argument`, "write it literally")];
-  const out = writes(cx.what, optValues(p, "-o", "--output"), cx.cwds);
-  return p.operands.length === 0 ? out : [...out, ...cx.sub(p.operands)];
-};
-
-const stdbuf = wrapper({ values: "ioe", longValues: ["input", "output", "error"] });
-const ionice: Handler = (args, cx, name) => {
-  if (args.some((a) => literal(a) === "-p" || literal(a) === "-P" || literal(a) === "-u"))
-    return [exec(cx.what, "ionice on a running process")];
-  return wrapper({ flags: "t", values: "cn", longValues: ["class", "classdata"], longFlags: ["ignore"] })(
-    args,
-    cx,
-    name,
-  );
-};
-const nohup = wrapper({});
-const builtin = wrapper({});
 const execBuiltin: Handler = (args, cx) => {
   const p = parseArgs(args, { posix: true, flags: "cl", values: "a" });
   if (p.unknown.length > 0 || p.ambiguous.length > 0)
@@ -1495,21 +1077,13 @@ const execBuiltin: Handler = (args, cx) => {
 const busybox: Handler = (args, cx) => (args.length === 0 ? NONE : cx.sub(args));
 
 export const CORE: HandlerTable = new Map<string, Handler>([
-  ...PURE.map((n): [string, Handler] => [n, pure]),
+  ...programEntries(PROGRAMS),
   ...Object.entries<Handler>({
     printf,
     file: fileCmd,
-    test: testCmd,
-    "[": testCmd,
-    "[[": doubleBracket,
     date,
     hostname,
-    sort,
-    uniq,
-    xxd,
     tree,
-    iconv: outputOption(),
-    base64: outputOption(),
     rg,
     find,
     fd,
@@ -1526,22 +1100,12 @@ export const CORE: HandlerTable = new Map<string, Handler>([
     mv,
     ln,
     link,
-    rm,
-    rmdir,
-    mkdir,
-    touch,
-    truncate,
-    shred,
-    unlink,
-    tee,
-    sponge,
     chmod: attributeChanger("chmod"),
     chown: attributeChanger("chown"),
     chgrp: attributeChanger("chgrp"),
     install,
     dd,
     tar,
-    unzip,
     gzip: compressor,
     gunzip: compressor,
     bzip2: compressor,
@@ -1551,106 +1115,11 @@ export const CORE: HandlerTable = new Map<string, Handler>([
     zstd: compressor,
     unzstd: compressor,
     lzma: compressor,
-    patch,
     curl,
     wget,
   }),
-  // writers whose targets the guard does not work out
-  ...[
-    "split",
-    "csplit",
-    "mktemp",
-    "rsync",
-    "scp",
-    "sftp",
-    "zip",
-    "7z",
-    "7za",
-    "cpio",
-    "ar",
-    "mkfifo",
-    "mknod",
-    "fallocate",
-    "setfacl",
-    "chattr",
-    "ed",
-    "ex",
-    "vi",
-    "vim",
-    "nvim",
-    "nano",
-    "emacs",
-    "pico",
-    "micro",
-    "hx",
-    "kak",
-    "script",
-    "flock",
-  ].map((n): [string, Handler] => [
-    n,
-    ((_a, cx) => [
-      writeUnknown(cx.what, `\`${n}\` writes files the guard cannot determine; use the Edit or Write tool`),
-    ]) as Handler,
-  ]),
-  // programs that run a command string the guard cannot see
-  ...[
-    "ssh",
-    "mosh",
-    "su",
-    "runuser",
-    "parallel",
-    "tmux",
-    "screen",
-    "expect",
-    "gdb",
-    "lldb",
-    "entr",
-    "watchexec",
-    "nodemon",
-    "concurrently",
-    "docker",
-    "podman",
-    "kubectl",
-    "chroot",
-    "unshare",
-    "nsenter",
-    "systemd-run",
-    "at",
-    "batch",
-    "crontab",
-    "xdg-open",
-    "open",
-    "osascript",
-    "sqlite3",
-    "psql",
-    "mysql",
-  ].map((n): [string, Handler] => [
-    n,
-    ((_a, cx) => [
-      unclassified(
-        cx.what,
-        `\`${n}\` runs commands or statements the guard cannot see`,
-        "run the command directly, or report that it is needed",
-      ),
-    ]) as Handler,
-  ]),
   ...Object.entries<Handler>({
     // builtins
-    cd: exitLike,
-    pushd: exitLike,
-    popd: exitLike,
-    set: setBuiltin,
-    shift: exitLike,
-    exit: exitLike,
-    return: exitLike,
-    break: exitLike,
-    continue: exitLike,
-    umask: exitLike,
-    ulimit: exitLike,
-    kill: exitLike,
-    disown: exitLike,
-    unalias: exitLike,
-    wait: waitBuiltin,
     export: assignBuiltin,
     declare: assignBuiltin,
     typeset: assignBuiltin,
@@ -1667,35 +1136,11 @@ export const CORE: HandlerTable = new Map<string, Handler>([
     trap,
     alias,
     shopt,
-    let: refuse("`let` evaluates arithmetic, which can run code", "compute the value elsewhere"),
-    mapfile: refuse("`mapfile` can run a callback", "read the file with cat"),
-    readarray: refuse("`readarray` can run a callback", "read the file with cat"),
-    eval: refuse("`eval` runs a string as code", "run the command directly"),
-    source: refuse("`source` runs a file inside this shell", "run it as `bash file`"),
-    ".": refuse("`.` runs a file inside this shell", "run it as `bash file`"),
-    enable: refuse("`enable` loads builtins", "drop it"),
-    complete: refuse("`complete` can register code", "drop it"),
-    compgen: refuse("`compgen -C` runs a command", "drop it"),
-    bind: refuse("`bind -x` registers code", "drop it"),
-    fc: refuse("`fc` re-runs history", "run the command directly"),
-    history: refuse("`history` edits the history", "drop it"),
-    coproc: refuse("`coproc` starts a background process", "run the command directly"),
-    function: refuse("function definitions are not classified", "run the commands directly"),
-    select: refuse("`select` is interactive", "drop it"),
-    case: refuse("`case` is not classified", "use if/then"),
-    watch: refuse("`watch` runs its command through a shell", "run the command once"),
     // wrappers
-    sudo,
-    doas: sudo,
     env,
     timeout,
     gtimeout: timeout,
     nice,
-    time: timeCmd,
-    stdbuf,
-    ionice,
-    nohup,
-    builtin,
     exec: execBuiltin,
     busybox,
   }),

@@ -384,6 +384,36 @@ function listForm(sub: string, args: readonly Word[], cx: CmdCx): Effect[] {
   return [mutation(cx, `${sub} ${first ?? ""}`.trim())];
 }
 
+/** git's own options before the subcommand: those that take the next word, … */
+const GLOBAL_VALUED = ["-C", "--git-dir", "--work-tree", "--namespace"];
+/** … those without a value that change nothing the guard watches, … */
+const GLOBAL_FLAGS = [
+  "--no-pager",
+  "-P",
+  "--paginate",
+  "-p",
+  "--no-replace-objects",
+  "--literal-pathspecs",
+  "--glob-pathspecs",
+  "--noglob-pathspecs",
+  "--icase-pathspecs",
+  "--no-optional-locks",
+  "--bare",
+  "--no-advice",
+  "--no-lazy-fetch",
+];
+/** … and those that only print. */
+const GLOBAL_INFO = [
+  "--version",
+  "-v",
+  "--help",
+  "-h",
+  "--exec-path",
+  "--html-path",
+  "--man-path",
+  "--info-path",
+];
+
 export const git: Handler = (args, cx) => {
   let k = 0;
   for (; k < args.length; k += 1) {
@@ -392,7 +422,7 @@ export const git: Handler = (args, cx) => {
     if (t === undefined)
       return [unclassified(cx.what, "git with a variable before its subcommand", "write it literally")];
     if (!t.startsWith("-")) break;
-    if (t === "-C" || t === "--git-dir" || t === "--work-tree" || t === "--namespace") {
+    if (GLOBAL_VALUED.includes(t)) {
       k += 1;
       continue;
     }
@@ -411,40 +441,9 @@ export const git: Handler = (args, cx) => {
       k += 1;
       continue;
     }
-    if (
-      [
-        "--no-pager",
-        "-P",
-        "--paginate",
-        "-p",
-        "--no-replace-objects",
-        "--literal-pathspecs",
-        "--glob-pathspecs",
-        "--noglob-pathspecs",
-        "--icase-pathspecs",
-        "--no-optional-locks",
-        "--bare",
-        "--no-advice",
-        "--no-lazy-fetch",
-      ].includes(t) ||
-      t.startsWith("--git-dir=") ||
-      t.startsWith("--work-tree=") ||
-      t.startsWith("--namespace=")
-    ) {
+    if (GLOBAL_FLAGS.includes(t) || GLOBAL_VALUED.some((o) => o.startsWith("--") && t.startsWith(`${o}=`)))
       continue;
-    }
-    if (
-      t === "--version" ||
-      t === "-v" ||
-      t === "--help" ||
-      t === "-h" ||
-      t === "--exec-path" ||
-      t === "--html-path" ||
-      t === "--man-path" ||
-      t === "--info-path"
-    ) {
-      return NONE;
-    }
+    if (GLOBAL_INFO.includes(t)) return NONE;
     return [unclassified(cx.what, `the git option \`${t}\``, "use plain git <subcommand>")];
   }
   const subWord = args[k];

@@ -20,9 +20,10 @@
 
 import { type CmdCx, type Handler, type HandlerTable, LazyTable } from "../context.js";
 import { deny, type Effect, exec, test, unclassified, writeUnknown } from "../effects.js";
-import { AGENT_CLIS } from "../known-words.js";
 import { type Word, word } from "../parse.js";
 import { literal } from "../words.js";
+import { programEntries } from "./program.js";
+import { PACKAGE_PROGRAMS } from "./programs.js";
 
 const NONE: Effect[] = [];
 
@@ -787,35 +788,76 @@ const DPKG_EXTRACT = [
   "--build",
 ];
 
+/** dpkg and rpm actions that install, remove or upgrade packages. */
+const DPKG_CHANGE = [
+  "-i",
+  "--install",
+  "-r",
+  "--remove",
+  "-P",
+  "--purge",
+  "--unpack",
+  "--configure",
+  "-U",
+  "--upgrade",
+  "-e",
+  "--erase",
+  "-F",
+  "--freshen",
+];
+
 const dpkgLike: Handler = (args, cx, name) => {
   if (name === "dpkg" && args.some((a) => DPKG_EXTRACT.includes(literal(a) ?? "")))
     return [writeUnknown(cx.what, "`dpkg` extracts or builds a package archive into a directory")];
   return args.some((a) => {
     const t = literal(a);
     if (t === undefined) return true;
-    return (
-      [
-        "-i",
-        "--install",
-        "-r",
-        "--remove",
-        "-P",
-        "--purge",
-        "--unpack",
-        "--configure",
-        "-U",
-        "--upgrade",
-        "-e",
-        "--erase",
-        "-F",
-        "--freshen",
-      ].includes(t) ||
-      (/^-[a-zA-Z]+$/.test(t) && /[iUeF]/.test(t) && name === "rpm")
-    );
+    return DPKG_CHANGE.includes(t) || (/^-[a-zA-Z]+$/.test(t) && /[iUeF]/.test(t) && name === "rpm");
   })
     ? [install(cx, `\`${name}\` install or removal`)]
     : [exec(cx.what, `\`${name}\` query`)];
 };
+
+/** `gh GROUP VERB`: the verbs that change something on the forge (or the local checkout). */
+const GH_MUTATING = [
+  "create",
+  "merge",
+  "close",
+  "reopen",
+  "edit",
+  "delete",
+  "comment",
+  "review",
+  "ready",
+  "upload",
+  "fork",
+  "sync",
+  "rename",
+  "archive",
+  "unarchive",
+  "transfer",
+  "set",
+  "remove",
+  "add",
+  "lock",
+  "unlock",
+  "pin",
+  "unpin",
+  "develop",
+  "run",
+  "rerun",
+  "cancel",
+  "enable",
+  "disable",
+  "checkout",
+  "clone",
+  "deploy-key",
+  "set-default",
+  "install",
+  "upgrade",
+  "login",
+  "logout",
+];
 
 const gh: Handler = (args, cx) => {
   const group = literal(args[0]);
@@ -842,73 +884,11 @@ const gh: Handler = (args, cx) => {
     if ((m !== undefined && m !== "GET") || fields) return [publish(cx, "`gh api` with a write method")];
     return [exec(cx.what, "`gh api` reaches the network")];
   }
-  const mutating = [
-    "create",
-    "merge",
-    "close",
-    "reopen",
-    "edit",
-    "delete",
-    "comment",
-    "review",
-    "ready",
-    "upload",
-    "fork",
-    "sync",
-    "rename",
-    "archive",
-    "unarchive",
-    "transfer",
-    "set",
-    "remove",
-    "add",
-    "lock",
-    "unlock",
-    "pin",
-    "unpin",
-    "develop",
-    "run",
-    "rerun",
-    "cancel",
-    "enable",
-    "disable",
-    "checkout",
-    "clone",
-    "deploy-key",
-    "set-default",
-    "install",
-    "upgrade",
-    "login",
-    "logout",
-  ];
-  if (verb !== undefined && mutating.includes(verb)) return [publish(cx, `\`gh ${group} ${verb}\``)];
+  if (verb !== undefined && GH_MUTATING.includes(verb)) return [publish(cx, `\`gh ${group} ${verb}\``)];
   // `gh release download`, `gh run download` write the downloaded files into the work tree.
   if (verb === "download") return [writeUnknown(cx.what, `\`gh ${group} download\` writes files`)];
   return [exec(cx.what, "`gh` reaches the network")];
 };
-
-const SPAWNERS = AGENT_CLIS;
-
-const spawner: Handler = (_args, cx, name) => [
-  deny(
-    "guard.spawn",
-    cx.what,
-    `\`${name}\` starts another coding agent, which the guard would see as a root session`,
-    "leaves never delegate; do the work yourself or report that it needs another step",
-  ),
-];
-
-const devritesCli: Handler = (_args, cx) => [
-  deny(
-    "guard.devrites-write",
-    cx.what,
-    "the devrites CLI writes the workspace; only the root runs it",
-    "return your agent-result/v1 as your final message; the root records and checks it",
-  ),
-];
-
-const twine: Handler = (args, cx) =>
-  literal(args[0]) === "upload" ? [publish(cx, "`twine upload`")] : [test(cx.what)];
 
 /** conda's subcommands that change an environment; mamba is a drop-in conda and takes the same. */
 const CONDA_VERBS = ["install", "create", "update", "upgrade", "remove", "uninstall", "env", "clean"];
@@ -916,6 +896,7 @@ const CONDA_VERBS = ["install", "create", "update", "upgrade", "remove", "uninst
 export const PACKAGES: HandlerTable = new LazyTable(
   () =>
     new Map<string, Handler>([
+      ...programEntries(PACKAGE_PROGRAMS),
       ...Object.entries<Handler>({
         npm,
         npx: (args, cx) => runPackage(args, cx, "npx", false),
@@ -930,7 +911,6 @@ export const PACKAGES: HandlerTable = new LazyTable(
         pip,
         pip3: pip,
         uv,
-        uvx: (_a, cx) => [install(cx, "`uvx` (downloads the tool)")],
         pipx: verbInstalls(
           "pipx",
           [
@@ -1177,11 +1157,6 @@ export const PACKAGES: HandlerTable = new LazyTable(
         dpkg: dpkgLike,
         rpm: dpkgLike,
         gh,
-        twine,
-        devrites: devritesCli,
-        "devrites.js": devritesCli,
-        "devrites.mjs": devritesCli,
       }),
-      ...SPAWNERS.map((n): [string, Handler] => [n, spawner]),
     ]),
 );

@@ -24,6 +24,8 @@ import { type Effect, exec, test, unclassified, writes, writeUnknown } from "../
 import type { Word } from "../parse.js";
 import { literal, mayBeOption } from "../words.js";
 import { install, testFlags } from "./packages.js";
+import { programEntries } from "./program.js";
+import { TOOL_PROGRAMS } from "./programs.js";
 
 const NONE: Effect[] = [];
 
@@ -284,9 +286,6 @@ const cypress: Handler = (args, cx) => {
   if (sub === "run" || sub === "verify") return [test(cx.what)];
   return [exec(cx.what, `\`cypress ${sub ?? ""}\``)];
 };
-
-/** Proof commands whose arguments never make them write. */
-const checker: Handler = (_args, cx) => [test(cx.what)];
 
 const tsc: Handler = (args, cx) => {
   const texts = args.map((a) => (literal(a) ?? "").toLowerCase());
@@ -615,11 +614,6 @@ const dprint = formatter({
   },
   valued: ["-c", "--config", "--excludes", "--plugins"],
 });
-const golangciLint: Handler = (args, cx) =>
-  args.some((a) => literal(a) === "--fix")
-    ? [writeUnknown(cx.what, "`golangci-lint --fix` rewrites sources")]
-    : [test(cx.what)];
-
 const deno: Handler = (args, cx) => {
   const sub = literal(args[0]);
   if (sub === undefined)
@@ -708,9 +702,6 @@ const coverageWrapper: Handler = (args, cx) => {
   return args.length > k ? cx.sub(args.slice(k)) : [test(cx.what)];
 };
 
-const astro: Handler = (args, cx) =>
-  literal(args[0]) === "check" ? [test(cx.what)] : [exec(cx.what, "astro")];
-
 /** Codex's `apply_patch` as a command: the patch comes from a here-document or the first argument. */
 const applyPatch: Handler = (args, cx) => {
   const doc = cx.heredocs[0];
@@ -732,8 +723,9 @@ const applyPatch: Handler = (args, cx) => {
 
 export const TOOLS: HandlerTable = new LazyTable(
   () =>
-    new Map(
-      Object.entries<Handler>({
+    new Map([
+      ...programEntries(TOOL_PROGRAMS),
+      ...Object.entries<Handler>({
         apply_patch: applyPatch,
         applypatch: applyPatch,
         python,
@@ -775,17 +767,6 @@ export const TOOLS: HandlerTable = new LazyTable(
         cypress,
         tsc,
         "vue-tsc": vueTsc,
-        "svelte-check": checker,
-        astro,
-        mypy: checker,
-        pyright: checker,
-        flake8: checker,
-        pylint: checker,
-        shellcheck: checker,
-        hadolint: checker,
-        actionlint: checker,
-        yamllint: checker,
-        "golangci-lint": golangciLint,
         prettier,
         biome,
         eslint,
@@ -803,8 +784,6 @@ export const TOOLS: HandlerTable = new LazyTable(
         shfmt,
         rubocop,
         dprint,
-        tox: (_a, cx) => [install(cx, "`tox` (it builds virtual environments)")],
-        nox: (_a, cx) => [install(cx, "`nox` (it builds virtual environments)")],
         make: goals("make", PROOF_GOALS),
         gmake: goals("make", PROOF_GOALS),
         just: goals("just", PROOF_GOALS),
@@ -819,5 +798,5 @@ export const TOOLS: HandlerTable = new LazyTable(
         c8: coverageWrapper,
         nyc: coverageWrapper,
       }),
-    ),
+    ]),
 );
