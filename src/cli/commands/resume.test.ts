@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { error } from "../../core/diagnostics.js";
 import { FakeDriver, type FakeScript } from "../../run/fake-driver.js";
+import { gateThenDispatch } from "../../run/fixtures/gate-then-dispatch.js";
 import { registerDriver, registerJourney, startJourney } from "../../run/journeys.js";
 import { readState, workspacePaths, writeState } from "../../run/workspace.js";
 import { runCapture } from "../test-io.js";
@@ -25,23 +26,7 @@ registerDriver("cli-fake", () => {
   };
   return d;
 });
-registerJourney("cli-test", () => ({
-  name: "cli-test",
-  steps: [
-    {
-      kind: "gate",
-      rite: "rite-ship",
-      phase: "ship",
-      gate: { kind: "irreversible", question: "Push to main?", options: ["go", "stop"] },
-    },
-    {
-      kind: "dispatch",
-      rite: "rite-ship",
-      phase: "ship",
-      packets: [{ role: "devrites-proof-runner", objective: "final proof" }],
-    },
-  ],
-}));
+registerJourney("cli-test", () => gateThenDispatch("cli-test"));
 
 async function start(): Promise<void> {
   const gen = startJourney(root, { journey: "cli-test", driver: "cli-fake" });

@@ -10,6 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runCapture } from "../../cli/test-io.js";
 import { git, type TempRepo, tempRepo } from "../../install/fixtures/repo.js";
 import { FakeDriver, type FakeScript } from "../../run/fake-driver.js";
+import { gateThenDispatch } from "../../run/fixtures/gate-then-dispatch.js";
 import { registerDriver, registerJourney, startJourney } from "../../run/journeys.js";
 import { QUESTION_KINDS } from "../../run/questions.js";
 import { workspacePaths } from "../../run/workspace.js";
@@ -18,23 +19,7 @@ import { CATALOGUE, type Code } from "./index.js";
 
 let script: FakeScript = () => undefined;
 registerDriver("codes-exits-fake", () => new FakeDriver((req) => script(req)));
-registerJourney("codes-exits", () => ({
-  name: "codes-exits",
-  steps: [
-    {
-      kind: "gate",
-      rite: "rite-ship",
-      phase: "ship",
-      gate: { kind: "irreversible", question: "Push to main?", options: ["go", "stop"] },
-    },
-    {
-      kind: "dispatch",
-      rite: "rite-ship",
-      phase: "ship",
-      packets: [{ role: "devrites-proof-runner", objective: "final proof" }],
-    },
-  ],
-}));
+registerJourney("codes-exits", () => gateThenDispatch("codes-exits"));
 
 /** Start the journey in `root`; it pauses at its gate. */
 async function startJourneyAtGate(root: string): Promise<void> {
