@@ -19,10 +19,14 @@
 
 import { FRONT_RULES } from "./front-table.js";
 import { SHELLS } from "./known-words.js";
+import { MAX_SIMPLE_COMMANDS, MAX_WORDS } from "./walk.js";
 import { commandBase } from "./words.js";
 
-/** Longest command the shortcut reads: at most 512 simple commands or words, half of the smallest cap. */
-export const PLAIN_MAX = 1024;
+/**
+ * Longest command the shortcut reads. A simple command or a word takes at least two characters with its
+ * separator, so a command this long holds at most half of each cap's count: derived from the smaller cap.
+ */
+export const PLAIN_MAX = Math.min(MAX_SIMPLE_COMMANDS, MAX_WORDS);
 
 const PLAIN = /^[A-Za-z0-9_\-./,:=+@%^ \t\n|;&]*$/;
 const SEPARATORS = /[ \t\n|;&]+/;
