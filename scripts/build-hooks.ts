@@ -165,14 +165,23 @@ export const LAZY_MODULES: Partial<Record<HookName, readonly LazyModule[]>> = {
       packages: ["shell-quote"],
     },
     {
-      // a leaf's shell call where the sandbox runs: the front table, the user's own rules, the planner
-      imports: [
-        { importer: "src/guard/decide.ts", specifier: "./shell/front.js" },
-        { importer: "src/hooks/pre-tool-use.ts", specifier: "./user-rules.js" },
-        { importer: "src/hooks/pre-tool-use.ts", specifier: "./sandbox-plan-call.js" },
-      ],
-      source: "src/hooks/sandboxed-shell.ts",
-      exports: ["frontArgv", "frontShell", "checkUserRules", "planShellCall"],
+      // a leaf's sandboxed shell call the eager shortcut (src/guard/shell/front-plain.ts) could not answer
+      imports: [{ importer: "src/guard/decide.ts", specifier: "./shell/front.js" }],
+      source: "src/guard/shell/front.ts",
+      exports: ["frontArgv", "frontShell"],
+      packages: ["shell-quote"],
+    },
+    {
+      // the sandbox planner: every allowed sandboxed shell call
+      imports: [{ importer: "src/hooks/pre-tool-use.ts", specifier: "./sandbox-plan-call.js" }],
+      source: "src/hooks/sandbox-plan-call.ts",
+      exports: ["planShellCall"],
+    },
+    {
+      // the matcher of the user's own Claude Code rules: only when a settings file holds a deny or ask rule
+      imports: [{ importer: "src/hooks/user-rules.ts", specifier: "./user-rules-match.js" }],
+      source: "src/hooks/user-rules-match.ts",
+      exports: ["matchUserRules"],
       packages: ["shell-quote"],
     },
   ],
@@ -245,12 +254,12 @@ function lazyStandIn(lazy: LazyModule): string {
     '    if (from >= 0 && all[from] === "\\r") from += 1;',
     `    if (from < 0 || all[from] !== "\\n") throw new Error(${JSON.stringify(`the bundle has lost its lazy part ${lazy.source}`)});`,
     '    const next = all.indexOf("\\n//devrites-lazy ", from);',
-    "    const text = all",
-    "      .slice(from + 1, next < 0 ? all.length : next)",
-    '      .split("\\n")',
-    // a CRLF checkout leaves a \r on every line; no regex: the lines are up to 50 KB long
-    '      .map((line) => (line.endsWith("\\r") ? line.slice(2, -1) : line.slice(2)))',
-    '      .join("\\n");',
+    "    const lines = all.slice(from + 1, next < 0 ? all.length : next);",
+    // every line is `//` and a line of the module: one native replace takes the comment marks off; a CRLF
+    // checkout leaves a \r on every line, taken off line by line (no regex: the lines are up to 50 KB long)
+    '    const text = lines.includes("\\r")',
+    '      ? lines.split("\\n").map((line) => (line.endsWith("\\r") ? line.slice(2, -1) : line.slice(2))).join("\\n")',
+    '      : lines.slice(2).replaceAll("\\n//", "\\n");',
     "    const mod = { exports: {} };",
     // the launcher's cached compile when it runs the bundle (src/hosts/compile-cache/bootstrap.ts), else a plain one
     '    const cached = globalThis[Symbol.for("devrites.compile")];',

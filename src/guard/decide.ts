@@ -18,6 +18,7 @@ import { patchPaths } from "./patch.js";
 import { judgeEffects, type Refusal } from "./policy.js";
 import { classifyArgvCommand, classifyShell } from "./shell/classify.js";
 import { frontArgv, frontShell } from "./shell/front.js";
+import { plainlyUnmatched } from "./shell/front-plain.js";
 import { checkWrightTarget, isDevritesTarget } from "./targets.js";
 import { classifyTool, fileWritePaths, patchBody } from "./tools.js";
 import type { ActivePacket, GuardContext, GuardDecision, GuardRule } from "./types.js";
@@ -335,7 +336,13 @@ function judgeShell(call: Extract<Call, { kind: "leaf" }>, j: Judge, ctx: GuardC
         "split it into smaller commands or put it in a script file",
       );
     }
-    effects = ctx.sandboxed === true ? frontShell(command, opts) : classifyShell(command, opts);
+    // A command the front table plainly cannot match is answered here, before the hook loads the table's part.
+    effects =
+      ctx.sandboxed !== true
+        ? classifyShell(command, opts)
+        : plainlyUnmatched(command)
+          ? []
+          : frontShell(command, opts);
   } else if (
     Array.isArray(command) &&
     command.length > 0 &&

@@ -9,6 +9,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { formatDiagnostic } from "../core/diagnostics.js";
 import { fnv1a64Hex } from "../core/fnv.js";
+import { utcIso } from "../core/utc-iso.js";
 import { isRoleName, type RoleName, roleFromAgentType } from "../envelope/roles.js";
 import type { GuardContext, GuardDecision, GuardRule } from "../guard/index.js";
 import { classifyTool } from "../guard/tools.js";
@@ -57,7 +58,7 @@ function decideCall(
   if (root === undefined) {
     return internalError(caller, "no repository found from the hook input's cwd or the process cwd");
   }
-  const now = deps.now().toISOString();
+  const now = utcIso(deps.now());
   const load = loadActivePackets(root, now);
   if (!load.ok && caller === "leaf") {
     return denyAnswer(

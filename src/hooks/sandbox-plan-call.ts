@@ -2,8 +2,7 @@
  * Planning a leaf's allowed shell call: the scratch folder, the tools (the native helper found beside the bundle
  * both starts bubblewrap and is its Landlock fallback), the git directory, then the pure planner
  * (`src/sandbox/plan.ts`). Only an allowed shell call needs it, so the PreToolUse bundle compiles it lazily
- * (`scripts/build-hooks.ts`, `LAZY_MODULES`, with the front table and the user rules: `./sandboxed-shell.ts`):
- * every other call skips parsing the planner.
+ * (`scripts/build-hooks.ts`, `LAZY_MODULES`, a part of its own): every other call skips compiling the planner.
  */
 
 import { readFileSync, statSync } from "node:fs";

@@ -11,6 +11,7 @@
 
 import { join } from "node:path";
 import type { Diagnostic } from "../core/diagnostics.js";
+import { utcIso } from "../core/utc-iso.js";
 import { parseRoleAgentType, type RoleName, roleFromAgentType } from "../envelope/roles.js";
 import { extractResultJson } from "../judge/extract.js";
 import { runResultCheck } from "../result/check.js";
@@ -89,7 +90,7 @@ export async function handleSubagentStop(
   const role = roleFromAgentType(agentType, (r) => deps.isInstalledRole(root, r));
   if (role === undefined) return SILENT;
   const now = deps.now();
-  const state = readState(root, now.toISOString());
+  const state = readState(root, utcIso(now));
   if (!state.ok) {
     return allowAnswer(
       `devrites subagent-stop: the workspace cannot be read; the root must record and check the result: ${state.diagnostics.map((d) => d.message).join("; ")}`,
@@ -115,7 +116,7 @@ export async function handleSubagentStop(
   const log = (outcome: StopOutcome, blocked: boolean, codes: string[]) => {
     try {
       appendEvent(root, {
-        ts: now.toISOString(),
+        ts: utcIso(now),
         run_id: run.run_id,
         type: "hook.subagent-stop",
         data: { ...base, outcome, blocked, codes },
@@ -131,7 +132,7 @@ export async function handleSubagentStop(
   if (transcript !== undefined) {
     try {
       appendEvent(root, {
-        ts: now.toISOString(),
+        ts: utcIso(now),
         run_id: run.run_id,
         type: "hook.transcript",
         data: { agent_id: base.agent_id, path: transcript },

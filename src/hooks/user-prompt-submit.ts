@@ -5,6 +5,7 @@
  * malformed input and the deadline end in exit 0 with no context (and a note on stderr).
  */
 
+import { utcIso } from "../core/utc-iso.js";
 import { promptContextLine } from "../run/prompt-context.js";
 import { pendingQuestions, readQuestions } from "../run/questions.js";
 import { readState } from "../run/workspace.js";
@@ -26,7 +27,7 @@ export interface UserPromptDeps {
  * A state that cannot be read throws (the hook reports it on stderr and adds no context).
  */
 export function workspaceContextLine(root: string, now: Date): string {
-  const state = readState(root, now.toISOString());
+  const state = readState(root, utcIso(now));
   if (!state.ok)
     throw new Error(state.diagnostics.map((d) => `${d.path ?? ""} ${d.message}`.trim()).join("; "));
   return promptContextLine(state.state, pendingQuestions(readQuestions(root).questions));

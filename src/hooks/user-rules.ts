@@ -167,6 +167,8 @@ export function checkUserRules(
       reason: `devrites guard denied this call [${USER_RULES_UNREADABLE}] ${who}: the Claude Code settings file ${load.file} may hold your permission rules for this command, but ${load.why}, so they cannot be checked. Fix or remove the file (its rules are also ignored by Claude Code while it is broken).`,
     };
   }
+  // no rule, no match: the matcher (a lazy part of the hook bundle, with its own shell parser) is not loaded
+  if (load.rules.length === 0) return { kind: "none" };
   const m = matchUserRules(command, load.rules);
   if (m === undefined) return { kind: "none" };
   // An ask rule is denied too: no one can be asked for a leaf's call. `claude -p` refuses an `ask` anyway, and

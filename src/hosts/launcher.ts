@@ -52,6 +52,9 @@ export function launcherScript(opts: LauncherOptions): string {
     "let i;try{i=f.readFileSync(0)}catch{i=Buffer.alloc(0)}",
     // a leaf calls (or the root spawns one): stdin mentions agent_type
     'const A=i.includes("agent_type")',
+    // the compile cache's variant: a root call, a leaf's shell call (the shell parts of the guard) or another
+    // leaf call; it only picks the cache entry, never what runs
+    `const V=A?(i.includes(${JSON.stringify('"Bash"')})||i.includes(${JSON.stringify('"exec_command"')})?"leaf-shell":"leaf"):"root"`,
     `const L=${opts.failClosed ? "true" : "false"}&&A`,
     "const s=a.filter(Boolean)",
     ...(walk
@@ -79,12 +82,12 @@ export function launcherScript(opts: LauncherOptions): string {
     // the bundle's text compiled as a CommonJS module body: what `require` does, without module resolution,
     // through the compile cache
     // the text is published for the bundle's lazy parts, which then come from the very text that was compiled;
-    // the cache entry is chosen by caller kind (see compile-cache/bootstrap.ts)
+    // the cache entry is chosen by the kind of call (`V`, see compile-cache/bootstrap.ts)
     'try{const B=p.resolve(b),m={exports:{}},T=f.readFileSync(B,"utf8");' +
       'globalThis[Symbol.for("devrites.source")]={filename:B,text:T};' +
       // only the code: the lazy parts after LAZY_PARTS_LINE are comments
       `const E=T.indexOf(${JSON.stringify(`\n${LAZY_PARTS_LINE}\n`)});` +
-      'Q(E<0?T:T.slice(0,E+1),["module","exports","require","__filename","__dirname"],B,A?"leaf":"root")' +
+      'Q(E<0?T:T.slice(0,E+1),["module","exports","require","__filename","__dirname"],B,V)' +
       "(m,m.exports,require,B,p.dirname(B));const h=m.exports;" +
       'if(typeof h!=="function")x(b+" exports no hook function");const r=h(i);' +
       `if(r!==null&&typeof r==="object"&&typeof r.then==="function"){setTimeout(()=>x(b+" gave no answer within ${timeoutMs / 1000} s"),${timeoutMs});r.then(y,z)}` +

@@ -29,7 +29,7 @@ export const SCOPE_HINTS: Record<ScopeRule, string> = {
     "the path could not be resolved on disk (symlink loop, permissions or I/O error); fix it or drop it",
 };
 
-const PRINTABLE_ASCII = /^[\u0020-\u007e]*$/;
+export const PRINTABLE_ASCII = /^[\u0020-\u007e]*$/;
 
 /** A printable rendering of an input: control and invisible characters become `\u{…}`, long inputs are cut. */
 export function show(input: string): string {

@@ -1,5 +1,5 @@
 import { dotKind, isDevritesSegment, isGitSegment } from "./_names.js";
-import { reject, show } from "./_violation.js";
+import { PRINTABLE_ASCII, reject, show } from "./_violation.js";
 import { MAX_PATH_BYTES, type ScopeCheck } from "./types.js";
 
 /** C0, DEL, C1, line/paragraph separators, bidirectional controls (Trojan Source), unpaired surrogates. */
@@ -18,13 +18,16 @@ export function checkCharacters(input: unknown): ScopeCheck | null {
   if (typeof input !== "string")
     return reject("scope.empty", "", `expected a path string, got ${typeof input}`);
   if (input.length === 0) return reject("scope.empty", input, "the path is empty");
-  const bytes = Buffer.byteLength(input, "utf8");
+  // printable ASCII (most paths) has no control character and one byte per character: the Unicode class
+  // below is built on first use, which costs a hook more than the rest of the check
+  const printable = PRINTABLE_ASCII.test(input);
+  const bytes = printable ? input.length : Buffer.byteLength(input, "utf8");
   if (bytes > MAX_PATH_BYTES)
     return reject("scope.too-long", input, `the path is ${bytes} bytes long; the limit is ${MAX_PATH_BYTES}`);
   const nul = input.indexOf("\u0000");
   if (nul >= 0)
     return reject("scope.nul", input, `the path ${show(input)} contains a NUL byte at index ${nul}`);
-  const ctl = CONTROL.exec(input);
+  const ctl = printable ? null : CONTROL.exec(input);
   if (ctl)
     return reject(
       "scope.control-char",

@@ -84,7 +84,7 @@ const wrightClaude = (extra: Record<string, unknown>) =>
 
 describe("pre-tool-use through the launcher's compile cache", () => {
   it.skipIf(process.platform === "win32")(
-    "a leaf's shell call caches the bundle and its lazily loaded shell classifier, and answers the same from the cache",
+    "a leaf's shell call caches the bundle and its lazily loaded shell part, and answers the same from the cache; root calls and a leaf's other calls keep entries of their own",
     async () => {
       const tmp = realpathSync(mkdtempSync(join(tmpdir(), "devrites-cc-")));
       try {
@@ -112,6 +112,16 @@ describe("pre-tool-use through the launcher's compile cache", () => {
         expect(added).toHaveLength(1);
         const text = readFileSync(join(dir, added[0] as string)).subarray(COMPILE_CACHE_TAG.length + 4);
         expect(text.subarray(0, 200).toString()).toMatch(/^\/\/ generated/);
+        // and a leaf's call of another tool has an entry of its own too: the shell call's entry holds the
+        // shell parts of the guard, this one the rest
+        const before = readdirSync(dir).filter((n) => n.endsWith(".bin"));
+        const write = scoutCodex({
+          tool_name: "Write",
+          tool_input: { file_path: join(ws.root, "notes.md"), content: "x" },
+        });
+        expectDeny(await hook(write, { via: "launcher", env: { TMPDIR: tmp } }), "guard.readonly-write");
+        expectDeny(await hook(write, { via: "launcher", env: { TMPDIR: tmp } }), "guard.readonly-write");
+        expect(readdirSync(dir).filter((n) => n.endsWith(".bin") && !before.includes(n))).toHaveLength(1);
       } finally {
         rmSync(tmp, { recursive: true, force: true });
       }

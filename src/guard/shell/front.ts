@@ -11,7 +11,7 @@
  */
 
 import { type Cwd, deny, type Effect, sinks, writes } from "./effects.js";
-import { plainlyUnmatched, starters } from "./front-plain.js";
+import { plainlyUnmatched } from "./front-plain.js";
 import { END, FRONT_RULES, type FrontRule, type PatternWord } from "./front-table.js";
 import { SHELLS } from "./known-words.js";
 import type { Word } from "./parse.js";
@@ -238,15 +238,25 @@ function judge(argv: readonly Word[], step: Step): Effect[] {
 
 const MODE: WalkMode = { judge, strict: false };
 
-/** The words that can start a match (wrappers included): the shortcut's test (front-plain.test.ts). */
-export const FRONT_STARTERS = starters(WRAPPERS.keys());
+/**
+ * The words that can start a match, derived from the table: its rules' programs, the wrappers, the shells. The
+ * shortcut's list (`FRONT_STARTERS`, ./front-plain.ts) must be exactly this (front-plain.test.ts).
+ */
+export function frontStarters(): Set<string> {
+  const out = new Set<string>([...WRAPPERS.keys(), ...SHELLS]);
+  for (const rule of FRONT_RULES) {
+    const first = rule.prefix[0];
+    for (const name of typeof first === "string" ? [first] : first) out.add(name);
+  }
+  return out;
+}
 
 /**
  * The front table's effects for a shell command string run from `opts.cwd`. Never throws on any string. A
  * command no rule can match (./front-plain.ts) is not parsed.
  */
 export function frontShell(command: string, opts: FrontOptions): Effect[] {
-  if (plainlyUnmatched(command, FRONT_STARTERS)) return [];
+  if (plainlyUnmatched(command)) return [];
   return frontShellCounted(command, opts).effects;
 }
 

@@ -12,6 +12,7 @@
  * parts (the classifier's, the front table's), and two copies behave as one.
  */
 
+import { MAX_SIMPLE_COMMANDS, MAX_WORDS } from "./caps.js";
 import type { CmdCx } from "./context.js";
 import { enter, union } from "./cwd.js";
 import { type Cwd, deny, type Effect, sinks, unclassified } from "./effects.js";
@@ -19,14 +20,8 @@ import { parseShell, type SimpleCommand, showWord, showWords, type Word } from "
 import type { Heredoc } from "./prescan.js";
 import { commandBase, literal } from "./words.js";
 
-/**
- * Most simple commands one shell call may hold, nested scripts (`sh -c '…'`) included. Beyond it the call is
- * refused unclassified (`guard.input-too-complex`): no model writes a thousand commands in one call, and the cap
- * bounds the walk's work whatever the input.
- */
-export const MAX_SIMPLE_COMMANDS = 1000;
-/** Most words (command names, operands, assignment values and redirect targets) in one shell call. */
-export const MAX_WORDS = 32_768;
+export { MAX_SIMPLE_COMMANDS, MAX_WORDS };
+
 const MAX_WHAT = 200;
 
 const PREFIX_KEYWORDS = new Set(["!", "if", "then", "elif", "else", "while", "until", "do", "{"]);

@@ -3,6 +3,8 @@
 import { DYN, type Word } from "./parse.js";
 import { GLOB_BRACKET } from "./prescan.js";
 
+export { commandBase } from "./command-name.js";
+
 /** The word's text when it is fully known (no expansion, no glob), else undefined. */
 export function literal(w: Word | undefined): string | undefined {
   return w && !w.dynamic && !w.glob ? w.text : undefined;
@@ -32,9 +34,4 @@ export function mayBecomeOption(w: Word): boolean {
  */
 export function literalWord(text: string): Word {
   return { text, dynamic: false, split: false, glob: false };
-}
-
-/** Lower-cased last path segment: the name bash would look up, as a case-insensitive file system sees it. */
-export function commandBase(name: string): string {
-  return name.slice(name.lastIndexOf("/") + 1).toLowerCase();
 }

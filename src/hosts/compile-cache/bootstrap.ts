@@ -9,9 +9,9 @@
  * `createCompileCache` with the bootstrap's `fs` and `path`). The cache gives the bootstrap two functions:
  * - `compile(text, params, name, variant?)`: compiles `text` as the body of a function of `params` (what
  *   `new Function` does) and returns the function, using and later refreshing a cache entry. An entry holds the
- *   functions V8 had compiled when it was made, so the launcher keeps one per kind of caller (`variant`: a root
- *   call runs little of the guard, a leaf's call much more, and each would otherwise compile what the other's
- *   entry lacks on every call);
+ *   functions V8 had compiled when it was made, so the launcher keeps one per kind of call (`variant`: a root
+ *   call runs little of the guard, a leaf's shell call its shell parts, another leaf call the rest; each would
+ *   otherwise compile what the other's entry lacks on every call);
  * - `flush()`: writes the entries this process compiled without a usable cache; the launcher calls it after
  *   the answer is printed, so writing never delays or changes a decision.
  *
@@ -50,7 +50,7 @@ import type * as Vm from "node:vm";
 /** The first bytes of every entry; a file without them (another format, a torn write) is never used. */
 export const COMPILE_CACHE_TAG = "devrites-code-cache/v2\n";
 
-/** The most entries the cache directory keeps (a project uses two to four: root and leaf, and lazy parts). */
+/** The most entries the cache directory keeps (a project uses up to six: root, leaf and leaf shell, and lazy parts). */
 export const COMPILE_CACHE_MAX_ENTRIES = 64;
 
 /** An entry larger than this is not read (a bundle's entry is about a megabyte). */
