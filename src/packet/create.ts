@@ -301,9 +301,9 @@ export async function runPacketNew(opts: PacketNewOptions): Promise<PacketNewOut
   return {
     exitCode: ExitCode.Ok,
     diagnostics: superseded.map((r) =>
-      info("packet.superseded", `run ${r.run_id} (${r.step_id}) is superseded by ${runId}`, {
+      info("packet.superseded", `${r.step_id} retired: its leaf can no longer record a result`, {
         path: r.packet_path,
-        hint: "its leaf can no longer record a result; the new packet is the one to dispatch",
+        hint: "dispatch the new packet",
       }),
     ),
     data: {

@@ -22,6 +22,6 @@ export const packetCodes = {
     exit: ExitCode.Ok,
     summary:
       "A new packet for a rite and role retired the active run of the same rite and role; that run can no longer record a result.",
-    hint: "its leaf can no longer record a result; the new packet is the one to dispatch",
+    hint: "dispatch the new packet",
   },
 } as const satisfies Record<string, CodeEntry>;
