@@ -9,7 +9,7 @@ import fc from "fast-check";
 import { ROLE_NAMES } from "./roles.js";
 import type {
   AgentPacket,
-  AgentResult,
+  AgentResultInput,
   Baseline,
   EvidenceDossier,
   Payload,
@@ -258,7 +258,8 @@ export const payloadArb: fc.Arbitrary<Payload> = fc.oneof(
   wrightArb.map((content) => ({ type: "wright-report" as const, content })),
 );
 
-export const resultArb: fc.Arbitrary<AgentResult> = fc.record(
+/** Results as a leaf may write them: what may be left out (empty lists, a null escalation, echoed ceilings) sometimes is. */
+export const resultArb: fc.Arbitrary<AgentResultInput> = fc.record(
   {
     result_version: fc.constant("agent-result/v1" as const),
     run_id: runIdArb,
@@ -279,14 +280,14 @@ export const resultArb: fc.Arbitrary<AgentResult> = fc.record(
         max_loaded_lines: fc.integer({ min: 1, max: 10000000 }),
         max_result_lines: fc.integer({ min: 1, max: 100000 }),
       },
-      closed,
+      { ...closed, requiredKeys: ["files_used", "loaded_lines_used"] },
     ),
     side_effects: fc.record(
       {
         repo_writes: list(repoWriteArb),
         scratch_writes: list(fc.record({ path: nonEmptyText, sha256: sha256Arb }, closed)),
       },
-      closed,
+      { ...closed, requiredKeys: [] },
     ),
     payload: payloadArb,
     gates: list(
@@ -328,5 +329,17 @@ export const resultArb: fc.Arbitrary<AgentResult> = fc.record(
       { nil: null },
     ),
   },
-  closed,
+  {
+    ...closed,
+    requiredKeys: [
+      "result_version",
+      "run_id",
+      "role",
+      "status",
+      "baseline_id",
+      "budget",
+      "side_effects",
+      "payload",
+    ],
+  },
 );

@@ -122,6 +122,12 @@ function at(root: unknown, path: Step[]): unknown {
 /** Fields that may be absent, and (for `path`) only in a review finding. */
 function isOptional(parent: Record<string, unknown>, key: string): boolean {
   if (["expires_at", "lines", "excerpt", "line", "suggestion", "recommendation"].includes(key)) return true;
+  // a result may leave out what is empty, and the ceilings it would only echo from its packet
+  if (
+    ["gates", "decisions_stood", "escalation", "side_effects", "repo_writes", "scratch_writes"].includes(key)
+  )
+    return true;
+  if (key.startsWith("max_") && "files_used" in parent) return true;
   return key === "path" && "severity" in parent;
 }
 

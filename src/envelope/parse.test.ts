@@ -263,6 +263,37 @@ describe("parsePacket / parseResult: valid envelopes", () => {
     expect(parsePacket(p).ok).toBe(true);
   });
 
+  it("accept a result that leaves out what is empty (gates, decisions, escalation, side effects) and the echoed ceilings", () => {
+    const full = sampleResult("wright-report");
+    full.gates = [];
+    full.decisions_stood = [];
+    full.escalation = null;
+    full.side_effects.scratch_writes = [];
+    const short = JSON.parse(JSON.stringify(full)) as Record<string, unknown> & typeof full;
+    for (const k of ["gates", "decisions_stood", "escalation"]) delete short[k];
+    delete (short.side_effects as Partial<typeof full.side_effects>).scratch_writes;
+    short.budget = { files_used: full.budget.files_used, loaded_lines_used: full.budget.loaded_lines_used };
+    const a = parseResult(short);
+    const readOnly = sampleResult("evidence-dossier") as unknown as Record<string, unknown>;
+    readOnly.side_effects = undefined;
+    const parsed = parseResult(JSON.parse(JSON.stringify(readOnly)));
+    expect(parsed.ok && parsed.value.side_effects).toEqual({ repo_writes: [], scratch_writes: [] });
+    const again = parseResult(JSON.parse(JSON.stringify(readOnly)));
+    expect(again.ok && again.value.side_effects.repo_writes).not.toBe(
+      parsed.ok && parsed.value.side_effects.repo_writes,
+    );
+    const b = parseResult(short);
+    // absent reads as empty, and each parse gets its own arrays
+    expect(a).toEqual({ ok: true, value: { ...full, budget: short.budget } });
+    expect(a.ok && b.ok && a.value.gates).not.toBe(b.ok && b.value.gates);
+  });
+
+  it("near miss: a null where a list may be left out is still a wrong type", () => {
+    const r = sampleResult("wright-report") as unknown as Record<string, unknown>;
+    r.gates = null;
+    expect(parseResult(r).ok).toBe(false);
+  });
+
   it("export the supported versions", () => {
     expect(SUPPORTED_PACKET_VERSIONS).toEqual(["agent-packet/v1"]);
     expect(SUPPORTED_RESULT_VERSIONS).toEqual(["agent-result/v1"]);

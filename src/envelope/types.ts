@@ -41,3 +41,5 @@ export type Gate = z.infer<typeof S.GateSchema>;
 export type DecisionStood = z.infer<typeof S.DecisionStoodSchema>;
 export type Escalation = z.infer<typeof S.EscalationSchema>;
 export type AgentResult = z.infer<typeof S.AgentResultSchema>;
+/** A result as written, before parsing fills in what it may leave out (empty lists, a null escalation). */
+export type AgentResultInput = z.input<typeof S.AgentResultSchema>;

@@ -231,11 +231,20 @@ export const ResultBudgetSchema = z
       "Files the leaf opened. Over the ceiling is the validator's verdict, not a schema error.",
     ),
     loaded_lines_used: CountSchema.describe("Lines the leaf loaded into its context."),
-    max_files: MaxFiles().describe("The packet's `budgets.max_files`."),
-    max_loaded_lines: MaxLoadedLines().describe("The packet's `budgets.max_loaded_lines`."),
-    max_result_lines: MaxResultLines().describe("The packet's `budgets.max_result_lines`."),
+    max_files: MaxFiles()
+      .describe("The packet's `budgets.max_files`; optional, and when given must match.")
+      .optional(),
+    max_loaded_lines: MaxLoadedLines()
+      .describe("The packet's `budgets.max_loaded_lines`; optional, and when given must match.")
+      .optional(),
+    max_result_lines: MaxResultLines()
+      .describe("The packet's `budgets.max_result_lines`; optional, and when given must match.")
+      .optional(),
   })
-  .describe("Budget consumption, with the packet's ceilings echoed so a result can be read on its own.");
+  .describe(
+    "Budget consumption. The packet's ceilings may be echoed (each must then equal the packet's); the packet " +
+      "holds them either way.",
+  );
 
 export const RepoWriteChangeSchema = z
   .strictObject({
@@ -269,10 +278,13 @@ export const ScratchWriteSchema = z
 
 export const SideEffectsSchema = z
   .strictObject({
-    repo_writes: z.array(RepoWriteSchema),
-    scratch_writes: z.array(ScratchWriteSchema),
+    repo_writes: z.array(RepoWriteSchema).default([]).describe("Absent is none."),
+    scratch_writes: z.array(ScratchWriteSchema).default([]).describe("Absent is none."),
   })
-  .describe("Everything the leaf changed. Read-only roles must report none in `repo_writes`.");
+  .describe(
+    "Everything the leaf changed. Read-only roles must report none in `repo_writes`. Absent (or either list " +
+      "absent) is none.",
+  );
 
 export const EvidenceRefSchema = z
   .strictObject({
@@ -422,11 +434,13 @@ export const AgentResultSchema = z
       "Must equal the packet's `baseline.id`: the candidate the leaf started from.",
     ),
     budget: ResultBudgetSchema,
-    side_effects: SideEffectsSchema,
+    side_effects: SideEffectsSchema.default(() => ({ repo_writes: [], scratch_writes: [] })),
     payload: PayloadSchema,
-    gates: z.array(GateSchema),
-    decisions_stood: z.array(DecisionStoodSchema),
-    escalation: EscalationSchema.nullable().describe("Null unless the leaf stopped short."),
+    gates: z.array(GateSchema).default([]).describe("Absent is none."),
+    decisions_stood: z.array(DecisionStoodSchema).default([]).describe("Absent is none."),
+    escalation: EscalationSchema.nullable()
+      .default(null)
+      .describe("Null (or absent) unless the leaf stopped short."),
   })
   .describe("`agent-result/v1`: what a leaf returns, at the packet's `result_path`.");
 

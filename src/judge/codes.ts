@@ -216,8 +216,8 @@ export const CODES = {
     stage: "budgets",
     severity: "error",
     exit: ExitCode.Violation,
-    summary: "the budget ceilings echoed in the result differ from the packet's",
-    hint: "the result must echo the packet's budgets unchanged; redispatch quoting this defect",
+    summary: "a budget ceiling the result echoes differs from the packet's",
+    hint: "leave the ceilings out of the result, or echo the packet's unchanged; redispatch quoting this defect",
   },
   "result.too-long": {
     stage: "budgets",

@@ -177,9 +177,9 @@ describe("checkBudgets", () => {
 
   it("rejects ceilings that do not echo the packet's", () => {
     const { packet, result } = scout();
-    result.budget.max_files += 1;
-    result.budget.max_loaded_lines -= 1;
-    result.budget.max_result_lines += 5;
+    result.budget.max_files = packet.budgets.max_files + 1;
+    result.budget.max_loaded_lines = packet.budgets.max_loaded_lines - 1;
+    result.budget.max_result_lines = packet.budgets.max_result_lines + 5;
     const ds = checkBudgets(result, packet, RP);
     expect(codes(ds)).toEqual(["result.budget-mismatch", "result.budget-mismatch", "result.budget-mismatch"]);
     expect(ds.map((d) => d.message.split(" ")[0])).toEqual([
@@ -187,6 +187,25 @@ describe("checkBudgets", () => {
       "budget.max_loaded_lines",
       "budget.max_result_lines",
     ]);
+  });
+
+  it("accepts a result that echoes no ceiling, or only some, and still rejects the one that differs", () => {
+    const { packet, result } = scout();
+    const { files_used, loaded_lines_used } = result.budget;
+    result.budget = { files_used, loaded_lines_used };
+    expect(checkBudgets(result, packet, RP)).toEqual([]);
+    result.budget = { files_used, loaded_lines_used, max_files: packet.budgets.max_files };
+    expect(checkBudgets(result, packet, RP)).toEqual([]);
+    result.budget = { files_used, loaded_lines_used, max_result_lines: packet.budgets.max_result_lines - 1 };
+    const ds = checkBudgets(result, packet, RP);
+    expect(codes(ds)).toEqual(["result.budget-mismatch"]);
+    expect(ds[0]!.message).toContain("budget.max_result_lines");
+  });
+
+  it("measures usage against the packet's ceilings when the result echoes none", () => {
+    const { packet, result } = scout();
+    result.budget = { files_used: packet.budgets.max_files + 1, loaded_lines_used: 0 };
+    expect(codes(checkBudgets(result, packet, RP))).toEqual(["result.budget-exceeded"]);
   });
 
   it("rejects a result one line longer than max_result_lines, measured pretty-printed", () => {

@@ -190,7 +190,7 @@ function checkHonestComplete(result: AgentResult, resultPath: string): Diagnosti
 }
 
 /**
- * Budgets: usage within the ceilings, ceilings echoed unchanged, and the result's own size. The size is
+ * Budgets: usage within the ceilings, any ceiling the result echoes unchanged, and the result's own size. The size is
  * the number of lines of the result pretty-printed with two-space indentation, so minifying a result
  * cannot slip it under the limit.
  */
@@ -198,13 +198,14 @@ export function checkBudgets(result: AgentResult, packet: AgentPacket, resultPat
   const out: Diagnostic[] = [];
   const b = result.budget;
   const p = packet.budgets;
-  const echoes: [keyof typeof p, number][] = [
+  const echoes: [keyof typeof p, number | undefined][] = [
     ["max_files", b.max_files],
     ["max_loaded_lines", b.max_loaded_lines],
     ["max_result_lines", b.max_result_lines],
   ];
   for (const [field, echoed] of echoes) {
-    if (echoed !== p[field]) {
+    // an echo is optional (the packet holds the ceiling); one that is given must not differ
+    if (echoed !== undefined && echoed !== p[field]) {
       out.push(
         diag(
           "result.budget-mismatch",
