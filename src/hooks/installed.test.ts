@@ -59,6 +59,14 @@ describe("isInstalledRole", () => {
     expect(isGeneratedClaudeAgent(other(claudeText(WRIGHT)), WRIGHT)).toBe(false);
   });
 
+  it("recognises a file generated before the note moved into the frontmatter (an HTML comment above the body)", () => {
+    const older = claudeText(WRIGHT)
+      .replace(`# ${GENERATED_NOTE}\n`, "")
+      .replace(/\n---\n/, `\n---\n<!-- ${GENERATED_NOTE} -->\n`);
+    expect(older).not.toBe(claudeText(WRIGHT));
+    expect(isGeneratedClaudeAgent(older, WRIGHT)).toBe(true);
+  });
+
   it("is false with no agent files, or with another role's file (near misses)", () => {
     expect(isInstalledRole(tree({ "src/a.ts": "" }), WRIGHT)).toBe(false);
     const other = tree({
@@ -78,9 +86,23 @@ describe("isInstalledRole", () => {
   });
 
   it.each<[string, (t: string) => string]>([
-    ["without the generated header", (t) => t.replace(`<!-- ${GENERATED_NOTE} -->\n`, "")],
+    ["without the generated header", (t) => t.replace(`# ${GENERATED_NOTE}\n`, "")],
     ["with the header edited", (t) => t.replace("do not edit", "edit freely")],
-    ["with the header before the frontmatter", (t) => `<!-- ${GENERATED_NOTE} -->\n${t}`],
+    [
+      "with the header before the frontmatter",
+      (t) => `<!-- ${GENERATED_NOTE} -->\n${t.replace(`# ${GENERATED_NOTE}\n`, "")}`,
+    ],
+    [
+      "with the header on the frontmatter's second line",
+      (t) =>
+        t
+          .replace(`# ${GENERATED_NOTE}\n`, "")
+          .replace(`name: ${WRIGHT}\n`, `name: ${WRIGHT}\n# ${GENERATED_NOTE}\n`),
+    ],
+    [
+      "with the header as body text, not a comment",
+      (t) => t.replace(`# ${GENERATED_NOTE}\n`, "").replace("---\n\n", `---\n${GENERATED_NOTE}\n`),
+    ],
     ["with a different name", (t) => t.replace(`name: ${WRIGHT}`, "name: my-wright")],
     ["with the name padded", (t) => t.replace(`name: ${WRIGHT}`, `name: ${WRIGHT} `)],
     ["with CRLF line ends", (t) => t.replaceAll("\n", "\r\n")],

@@ -46,10 +46,11 @@ export function isGeneratedClaudeAgent(text: string, role: RoleName): boolean {
   if (!text.startsWith("---\n")) return false;
   const end = text.indexOf("\n---\n", 3);
   if (end < 0) return false;
-  const front = text.slice(4, end + 1);
-  if (!front.split("\n").includes(`name: ${role}`)) return false;
+  const front = text.slice(4, end + 1).split("\n");
+  if (!front.includes(`name: ${role}`)) return false;
+  // the note is the frontmatter's first line; files generated before it moved there carry it above the body
   const body = text.slice(end + 5);
-  return AGENT_NOTES.some((note) => body.startsWith(`<!-- ${note} -->\n`));
+  return AGENT_NOTES.some((note) => front[0] === `# ${note}` || body.startsWith(`<!-- ${note} -->\n`));
 }
 
 /** Whether `text` (the start of a Codex agent file) is devrites' generated agent `role`. */

@@ -24,14 +24,16 @@ export function frontmatterText(fields: Record<string, unknown>): string {
 }
 
 /**
- * A markdown document: frontmatter (when any), then the generated header, then the body. The header follows the
- * frontmatter because hosts require `---` on the first line.
+ * A markdown document. With frontmatter, the generated note is its first line, as a YAML comment: hosts require
+ * `---` on the file's first line, and a host shows the model a skill's or agent's body without its frontmatter,
+ * so the note costs no context there. Without frontmatter the note is an HTML comment above the body.
  */
 export function markdownDoc(fields: Record<string, unknown> | undefined, body: string): string {
-  const text = `${MARKDOWN_HEADER}\n\n${body.replace(/^\n+/, "")}`;
+  const rest = body.replace(/^\n+/, "");
+  const text = fields === undefined ? `${MARKDOWN_HEADER}\n\n${rest}` : rest;
   const withNewline = text.endsWith("\n") ? text : `${text}\n`;
   if (fields === undefined) return withNewline;
-  return `---\n${frontmatterText(fields)}\n---\n${withNewline}`;
+  return `---\n${HASH_HEADER}\n${frontmatterText(fields)}\n---\n${withNewline}`;
 }
 
 /** A JavaScript module with the header after any shebang line. */

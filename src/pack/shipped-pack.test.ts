@@ -4,6 +4,7 @@
  */
 
 import { beforeAll, describe, expect, it } from "vitest";
+import type { z } from "zod";
 import { allCommands } from "../cli/commands/index.js";
 import { commandNames, commands, registerCommands } from "../cli/registry.js";
 import { ROLE_NAMES, ROLES } from "../envelope/roles.js";
@@ -17,6 +18,7 @@ import type {
   SideEffects,
   WrightReport,
 } from "../envelope/types.js";
+import { AgentResultSchema, ResultBudgetSchema, SideEffectsSchema } from "../envelope/zod.js";
 import { PLANNED_COMMANDS, SHIPPED_PACK } from "./fixtures.js";
 import { lintPack } from "./lint.js";
 import { loadPack } from "./load.js";
@@ -127,33 +129,54 @@ describe("the shipped pack", () => {
 describe("the contracts the pack states agree with the envelope types", () => {
   const contract = () => model.fragments.find((f) => f.name === "result-contract")?.content ?? "";
 
-  it("shows exactly the agent-result/v1 keys", () => {
-    const [skeleton] = jsonBlocks(contract()) as Record<string, Record<string, unknown>>[];
+  it("shows exactly the required agent-result/v1 keys, and names each key that may be left out", () => {
+    const text = contract();
+    const [skeleton] = jsonBlocks(text) as Record<string, Record<string, unknown>>[];
+    // Every key, whether the schema lets a result leave it out: the type check keeps this list whole.
     const top = {
-      result_version: 1,
-      run_id: 1,
-      role: 1,
-      status: 1,
-      baseline_id: 1,
-      budget: 1,
-      side_effects: 1,
-      payload: 1,
-      gates: 1,
-      decisions_stood: 1,
-      escalation: 1,
-    } satisfies Record<keyof AgentResult, 1>;
+      result_version: false,
+      run_id: false,
+      role: false,
+      status: false,
+      baseline_id: false,
+      budget: false,
+      side_effects: true,
+      payload: false,
+      gates: true,
+      decisions_stood: true,
+      escalation: true,
+    } satisfies Record<keyof AgentResult, boolean>;
     const budget = {
-      files_used: 1,
-      loaded_lines_used: 1,
-      max_files: 1,
-      max_loaded_lines: 1,
-      max_result_lines: 1,
-    } satisfies Record<keyof ResultBudget, 1>;
-    const effects = { repo_writes: 1, scratch_writes: 1 } satisfies Record<keyof SideEffects, 1>;
-    expect(Object.keys(skeleton ?? {}).sort()).toEqual(Object.keys(top).sort());
-    expect(Object.keys(skeleton?.budget ?? {}).sort()).toEqual(Object.keys(budget).sort());
-    expect(Object.keys(skeleton?.side_effects ?? {}).sort()).toEqual(Object.keys(effects).sort());
+      files_used: false,
+      loaded_lines_used: false,
+      max_files: true,
+      max_loaded_lines: true,
+      max_result_lines: true,
+    } satisfies Record<keyof ResultBudget, boolean>;
+    const effects = { repo_writes: true, scratch_writes: true } satisfies Record<keyof SideEffects, boolean>;
+    const shapes = [
+      [top, AgentResultSchema.shape],
+      [budget, ResultBudgetSchema.shape],
+      [effects, SideEffectsSchema.shape],
+    ] as const;
+    for (const [keys, shape] of shapes) {
+      for (const [k, optional] of Object.entries(keys)) {
+        expect((shape as Record<string, z.ZodType>)[k]?.safeParse(undefined).success, k).toBe(optional);
+      }
+    }
+    const required = (keys: Record<string, boolean>) =>
+      Object.keys(keys)
+        .filter((k) => !keys[k])
+        .sort();
+    expect(Object.keys(skeleton ?? {}).sort()).toEqual(required(top));
+    expect(Object.keys(skeleton?.budget ?? {}).sort()).toEqual(required(budget));
     expect(skeleton?.result_version).toBe("agent-result/v1");
+    const leaveOut = text.slice(text.indexOf("The keys below are required."), text.indexOf("```json"));
+    for (const k of [...Object.keys(top), ...Object.keys(effects)].filter(
+      (k) => (top as Record<string, boolean>)[k] ?? true,
+    )) {
+      expect(leaveOut, k).toContain(`\`${k}\``);
+    }
   });
 
   it("shows each role's payload with its type and exactly its content keys", () => {

@@ -93,7 +93,7 @@ describe("claudeAgentDoc", () => {
     const doc = claudeAgentDoc(agent(), (s) => s, true);
     for (const k of PLUGIN_AGENT_IGNORED_KEYS) expect(doc).not.toContain(`${k}:`);
     expect(doc).toMatch(
-      /^---\nname: devrites-evidence-scout\ndescription: .*\ntools: Read, Grep, Glob, Bash\n---\n<!-- generated/,
+      /^---\n# generated — do not edit; .*\nname: devrites-evidence-scout\ndescription: .*\ntools: Read, Grep, Glob, Bash\n---\n/,
     );
   });
 

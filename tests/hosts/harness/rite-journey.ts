@@ -25,7 +25,7 @@ import * as A from "../../../src/doctor/fake-model/anthropic.js";
 import * as R from "../../../src/doctor/fake-model/responses.js";
 import { sampleResult } from "../../../src/envelope/fixtures.js";
 import { ROLES } from "../../../src/envelope/roles.js";
-import type { AgentPacket, AgentResult } from "../../../src/envelope/types.js";
+import type { AgentPacket, AgentResultInput } from "../../../src/envelope/types.js";
 
 export type Host = "claude" | "codex";
 
@@ -182,26 +182,32 @@ export interface LeafPlan {
   proofCommand: string;
 }
 
-/** The agent-result/v1 a leaf returns for `packet`. */
+/**
+ * The agent-result/v1 a leaf returns for `packet`, as the role's result contract shows it: the required keys,
+ * with what is empty (side effects, gates, decisions, escalation) and the packet's ceilings left out.
+ */
 export function leafResult(
   packet: AgentPacket,
   writes: Record<string, string>,
   commands: { command: string; exit_code: number }[],
-): AgentResult {
-  const r = sampleResult(ROLES[packet.role].payload);
+): AgentResultInput {
+  const {
+    gates: _g,
+    decisions_stood: _d,
+    escalation: _e,
+    ...r
+  }: AgentResultInput = sampleResult(ROLES[packet.role].payload);
   r.run_id = packet.run_id;
   r.role = packet.role;
   r.baseline_id = packet.baseline.id;
-  r.budget = { files_used: 1, loaded_lines_used: 10, ...packet.budgets };
-  r.side_effects = {
-    repo_writes: Object.entries(writes).map(([path, content]) => ({
-      path,
-      op: "modify",
-      sha256_after: sha256(content),
-    })),
-    scratch_writes: [],
-  };
-  r.decisions_stood = [];
+  r.budget = { files_used: 1, loaded_lines_used: 10 };
+  const repoWrites = Object.entries(writes).map(([path, content]) => ({
+    path,
+    op: "modify" as const,
+    sha256_after: sha256(content),
+  }));
+  if (repoWrites.length > 0) r.side_effects = { repo_writes: repoWrites };
+  else delete r.side_effects;
   if (r.payload.type === "wright-report")
     r.payload.content = {
       slice_id: "quick-1",
@@ -266,7 +272,7 @@ export function leafSteps(packetPath: string, plan: LeafPlan): LeafStep[] {
         if (!p) return { kind: "done", text: "no packet" };
         if (p.role === "devrites-slice-wright") {
           if (plan.malformed(p)) {
-            const r = leafResult(p, {}, []) as Partial<AgentResult>;
+            const r = leafResult(p, {}, []) as Partial<AgentResultInput>;
             delete r.payload;
             return { kind: "done", text: JSON.stringify(r) };
           }
