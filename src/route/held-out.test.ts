@@ -1,7 +1,12 @@
 /**
- * Everyday requests on a held-out set (`tests/fixtures/routing/held-out.json`: bug reports, feature requests,
- * dependency upgrades, "plan it" requests, written apart from the rites' hints and routing corpora), routed with
- * no active rite. Prints the figure; fails below 85%, and fails if a held-out text has leaked into a corpus.
+ * Everyday requests (bug reports, feature requests, dependency upgrades, "plan it" requests, written apart from
+ * the rites' hints and routing corpora), routed with no active rite. Three sets in `tests/fixtures/routing/`,
+ * each printed with its figure:
+ * - `held-out.json`: the first set; hints were later added after seeing its misses, so it is tuned (floor 85%);
+ * - `held-out-2.json`: the set the unmatched-work rule was designed on (a development figure, floor 80%);
+ * - `held-out-3.json`: sealed before that rule and never tuned on: the held-out figure (floor 65%, below what
+ *   it measured, so the test guards against a regression without being a target met by tuning).
+ * Fails if a text of any set has leaked into a rite's routing corpus.
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
@@ -13,31 +18,45 @@ interface Case {
   expected: string;
   kind: string;
 }
-const { cases } = JSON.parse(
-  readFileSync(new URL("../../tests/fixtures/routing/held-out.json", import.meta.url), "utf8"),
-) as { cases: Case[] };
+const SETS = [
+  { file: "held-out.json", floor: 0.85 },
+  { file: "held-out-2.json", floor: 0.8 },
+  { file: "held-out-3.json", floor: 0.65 },
+].map((s) => ({
+  ...s,
+  cases: (
+    JSON.parse(readFileSync(new URL(`../../tests/fixtures/routing/${s.file}`, import.meta.url), "utf8")) as {
+      cases: Case[];
+    }
+  ).cases,
+}));
+const cases = SETS.flatMap((s) => s.cases);
 
 describe("routing on the held-out everyday requests", () => {
-  it("reaches the rite that does the work for at least 85% of them", async () => {
-    const { cards } = await loadRiteCards(BUNDLED_PACK);
-    const misses: string[] = [];
-    const byKind = new Map<string, [number, number]>();
-    for (const c of cases) {
-      const r = route(c.text, cards, { active_rite: null, phase: null });
-      const hit = r.rite === c.expected && r.reason !== "clarify";
-      const k = byKind.get(c.kind) ?? [0, 0];
-      byKind.set(c.kind, [k[0] + (hit ? 1 : 0), k[1] + 1]);
-      if (!hit) misses.push(`"${c.text}" → ${r.rite} (${r.reason}), expected ${c.expected}`);
-    }
-    const hits = cases.length - misses.length;
-    console.log(
-      `held-out routing: ${hits}/${cases.length} (${((100 * hits) / cases.length).toFixed(0)}%); ${[...byKind]
-        .map(([k, [h, n]]) => `${k} ${h}/${n}`)
-        .join(", ")}${misses.length ? `\nmisses:\n  ${misses.join("\n  ")}` : ""}`,
-    );
-    expect(cases.length).toBeGreaterThanOrEqual(20);
-    expect(hits / cases.length).toBeGreaterThanOrEqual(0.85);
-  });
+  for (const set of SETS) {
+    it(`reaches the rite that does the work for at least ${set.floor * 100}% of ${set.file}`, async () => {
+      const { cards } = await loadRiteCards(BUNDLED_PACK);
+      const misses: string[] = [];
+      const byKind = new Map<string, [number, number]>();
+      for (const c of set.cases) {
+        const r = route(c.text, cards, { active_rite: null, phase: null });
+        const hit = r.rite === c.expected && r.reason !== "clarify";
+        const k = byKind.get(c.kind) ?? [0, 0];
+        byKind.set(c.kind, [k[0] + (hit ? 1 : 0), k[1] + 1]);
+        if (!hit) misses.push(`"${c.text}" → ${r.rite} (${r.reason}), expected ${c.expected}`);
+      }
+      const hits = set.cases.length - misses.length;
+      console.log(
+        `${set.file} routing: ${hits}/${set.cases.length} (${((100 * hits) / set.cases.length).toFixed(0)}%); ${[
+          ...byKind,
+        ]
+          .map(([k, [h, n]]) => `${k} ${h}/${n}`)
+          .join(", ")}${misses.length ? `\nmisses:\n  ${misses.join("\n  ")}` : ""}`,
+      );
+      expect(set.cases.length).toBeGreaterThanOrEqual(20);
+      expect(hits / set.cases.length).toBeGreaterThanOrEqual(set.floor);
+    });
+  }
 
   it("no held-out text is in a rite's routing corpus", () => {
     const corpora = [

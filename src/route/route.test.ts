@@ -75,6 +75,36 @@ describe("route", () => {
   it("falls back to the first card (the menu) with no evidence and no journey", () => {
     expect(route("hmm", CARDS, idle)).toMatchObject({ rite: "rite", reason: "first", confidence: 0 });
   });
+  it("starts the journey for an unmatched request that reads as work, with no journey", () => {
+    expect(route("the invoice total is off by a cent", CARDS, idle)).toMatchObject({
+      rite: "rite-spec",
+      reason: "start",
+      confidence: 0,
+    });
+  });
+  it("leaves a short unmatched request with the menu", () => {
+    // two content words: below WORK_MIN_WORDS
+    expect(route("invoice totals", CARDS, idle)).toMatchObject({ rite: "rite", reason: "first" });
+  });
+  it("leaves an unmatched question with the menu", () => {
+    expect(route("why is the invoice total off by a cent?", CARDS, idle)).toMatchObject({
+      rite: "rite",
+      reason: "first",
+    });
+  });
+  it("stays in the active rite on an unmatched request that reads as work", () => {
+    expect(route("the invoice total is off by a cent", CARDS, inRite("rite-build"))).toMatchObject({
+      rite: "rite-build",
+      reason: "active",
+    });
+  });
+  it("falls back to the menu for work when no card starts the journey", () => {
+    const noSpec = CARDS.filter((c) => c.phase !== "spec");
+    expect(route("the invoice total is off by a cent", noSpec, idle)).toMatchObject({
+      rite: "rite",
+      reason: "first",
+    });
+  });
   it("stays in the active rite on no evidence", () => {
     expect(route("yes, go on", CARDS, inRite("rite-build"))).toMatchObject({
       rite: "rite-build",
@@ -149,7 +179,7 @@ describe("route", () => {
         (text, st) => {
           const r = route(text, CARDS, st);
           expect(CARDS.map((c) => c.name)).toContain(r.rite);
-          expect(["matched", "active", "first", "clarify"]).toContain(r.reason);
+          expect(["matched", "active", "start", "first", "clarify"]).toContain(r.reason);
           expect(r.confidence).toBeGreaterThanOrEqual(0);
           expect(r.confidence).toBeLessThanOrEqual(1);
           if (r.reason === "clarify") expect(r.question).toBeTruthy();
@@ -166,7 +196,7 @@ describe("route", () => {
     fc.assert(
       fc.property(fc.anything(), fc.anything(), fc.anything(), (text, cards, state) => {
         const r = route(text as string, cards as RiteCard[], state as never);
-        expect(["matched", "active", "first", "clarify"]).toContain(r.reason);
+        expect(["matched", "active", "start", "first", "clarify"]).toContain(r.reason);
       }),
       { numRuns: 500 },
     );

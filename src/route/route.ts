@@ -9,7 +9,11 @@
  *   half again: the action of a request outranks the things it mentions.
  * - Sticky: with an active rite, the journey stays there unless another rite is clearly ahead with more than
  *   a single word of evidence. Evidence in between becomes a clarifying question — never a switch.
- * - Fallback matched → active → first. Never throws: any internal failure answers the fallback.
+ * - With no journey and no evidence, a request that reads as work (at least `WORK_MIN_WORDS` content words,
+ *   not a question: see `readsAsWork`) goes to the rite that starts the journey (the card whose phase is
+ *   `START_PHASE`): it is reached only through the menu, so the user has asked devrites to do something, and
+ *   the menu cannot do it. Anything shorter, or a question, stays with the menu.
+ * - Fallback matched → active → start → first. Never throws: any internal failure answers the fallback.
  */
 
 import { hintTokens, requestTokens, STOPWORDS } from "./text.js";
@@ -24,6 +28,20 @@ export const LEAD_BONUS = 1.5;
 /** The leader must be at least this many times the runner-up, and this far ahead. */
 export const LEAD_RATIO = 1.5;
 export const LEAD_GAP = 0.5;
+/** Content words it takes for an unmatched request to read as work (`hmm`, `yes, go on` do not). */
+export const WORK_MIN_WORDS = 3;
+/** The phase of the rite an unmatched piece of work starts in. */
+export const START_PHASE = "spec";
+/** First words that make a request a question, which the menu answers or asks about, never a rite's work. */
+const QUESTION_WORDS = new Set(["what", "why", "who", "whom", "whose", "where", "when", "which", "how"]);
+
+/**
+ * Whether an unmatched request reads as a piece of work: enough content words, and not opening with a
+ * question word. ("could the dashboard remember my filters?" is a request; "how does this work?" is not.)
+ */
+export function readsAsWork(req: Request): boolean {
+  return req.content.length >= WORK_MIN_WORDS && !QUESTION_WORDS.has(req.tokens[0] ?? "");
+}
 
 const EXPLICIT = /(?:^|[^a-z0-9-])[/$]?(rite(?:-[a-z0-9]+)*)(?![a-z0-9-])/g;
 
@@ -178,6 +196,8 @@ function decide(
         candidates,
       };
     }
+    const start = cards.find((c) => c.phase === START_PHASE);
+    if (start && readsAsWork(req)) return { rite: start.name, reason: "start", confidence: 0, candidates };
     return { rite: home.name, reason: homeReason, confidence: 0, candidates };
   }
 

@@ -24,12 +24,15 @@ export interface RouteState {
  * Why the router chose the rite:
  * - `matched`: the text names or clearly describes it;
  * - `active`: no clear shift, so the journey stays in the active rite;
- * - `first`: no evidence and no journey: the first card (the menu, which runs nothing);
+ * - `start`: no evidence and no journey, but the request reads as work: the rite that starts the journey
+ *   (its phase is `spec`), since the menu that asked cannot do the work itself;
+ * - `first`: no evidence and no journey, and nothing that reads as work: the first card (the menu, which
+ *   runs nothing);
  * - `clarify`: the evidence is ambiguous or too weak to leave the active rite — ask `question` before
  *   doing anything; `rite` is then the safe place to ask from (active, else first), never a guess.
  */
 
-export type RouteReason = "matched" | "active" | "first" | "clarify";
+export type RouteReason = "matched" | "active" | "start" | "first" | "clarify";
 
 export interface RouteResult {
   /** Null only when there are no cards at all. */

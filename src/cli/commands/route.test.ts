@@ -32,7 +32,7 @@ describe("devrites route", () => {
     for (const text of ["\u0000\uffff", "💥".repeat(5000), "/rite-ship /rite-review"]) {
       const r = await runCapture(["route", text, "--json"], root);
       expect(r.code).toBe(0);
-      expect(["matched", "active", "first", "clarify"]).toContain(JSON.parse(r.stdout).data.reason);
+      expect(["matched", "active", "start", "first", "clarify"]).toContain(JSON.parse(r.stdout).data.reason);
     }
     const r = JSON.parse((await runCapture(["route", "/rite-ship or /rite-review", "--json"], root)).stdout);
     expect(r.data.reason).toBe("clarify");
