@@ -274,6 +274,13 @@ describe("parsePacket / parseResult: valid envelopes", () => {
     delete (short.side_effects as Partial<typeof full.side_effects>).scratch_writes;
     short.budget = { files_used: full.budget.files_used, loaded_lines_used: full.budget.loaded_lines_used };
     const a = parseResult(short);
+    const b = parseResult(short);
+    // absent reads as empty, and each parse gets its own arrays
+    expect(a).toEqual({ ok: true, value: { ...full, budget: short.budget } });
+    expect(a.ok && b.ok && a.value.gates).not.toBe(b.ok && b.value.gates);
+  });
+
+  it("accept a read-only result with no side_effects at all, each parse with its own empty lists", () => {
     const readOnly = sampleResult("evidence-dossier") as unknown as Record<string, unknown>;
     readOnly.side_effects = undefined;
     const parsed = parseResult(JSON.parse(JSON.stringify(readOnly)));
@@ -282,10 +289,6 @@ describe("parsePacket / parseResult: valid envelopes", () => {
     expect(again.ok && again.value.side_effects.repo_writes).not.toBe(
       parsed.ok && parsed.value.side_effects.repo_writes,
     );
-    const b = parseResult(short);
-    // absent reads as empty, and each parse gets its own arrays
-    expect(a).toEqual({ ok: true, value: { ...full, budget: short.budget } });
-    expect(a.ok && b.ok && a.value.gates).not.toBe(b.ok && b.value.gates);
   });
 
   it("near miss: a null where a list may be left out is still a wrong type", () => {

@@ -81,7 +81,7 @@ export interface EvalReport {
 }
 
 /** Did the router take the rite (a real route, not a clarifying question asked from it)? */
-function took(r: RouteResult, rite: string): boolean {
+export function took(r: RouteResult, rite: string): boolean {
   return r.rite === rite && r.reason !== "clarify";
 }
 
