@@ -10,7 +10,7 @@ import { absoluteGitDir } from "../src/baseline/index.js";
 import { sampleResult } from "../src/envelope/fixtures.js";
 import { ROLES, type RoleName } from "../src/envelope/roles.js";
 import type { AgentPacket } from "../src/envelope/types.js";
-import { anchorFor, gitAnchorHome, writeAnchor } from "../src/packet/anchor.js";
+import { anchorFor, gitAnchorHome, readAnchor, writeAnchor } from "../src/packet/anchor.js";
 import { buildBaselineRecord, buildPacket } from "../src/packet/assemble.js";
 import { appendEvent, readState, workspacePaths, writeState } from "../src/run/workspace.js";
 
@@ -31,6 +31,8 @@ export async function writeWave(
 ): Promise<AgentPacket[]> {
   const record = JSON.parse(readFileSync(join(root, workspacePaths.baseline(first.run_id)), "utf8"));
   const gitDir = await absoluteGitDir(root);
+  const firstAnchor = gitDir ? readAnchor(gitAnchorHome(gitDir), first.run_id) : undefined;
+  const mark = firstAnchor?.ok ? firstAnchor.anchor.stat_mark : undefined;
   const now = new Date();
   const packets: AgentPacket[] = [first];
   for (let i = 1; i < count; i++) {
@@ -63,7 +65,8 @@ export async function writeWave(
         `${JSON.stringify(buildBaselineRecord(p.run_id, record.head, record.dirty, record.touched), null, 2)}\n`,
       );
       writeFileSync(join(root, workspacePaths.baseline(p.run_id)), baselineBytes);
-      const anchor = anchorFor(p, baselineBytes);
+      // the wave shares the first run's frozen candidate, so its snapshot's mark too
+      const anchor = anchorFor(p, baselineBytes, mark);
       if (gitDir) writeAnchor(gitAnchorHome(gitDir), anchor);
       writeFileSync(join(root, workspacePaths.packet(p.run_id)), `${JSON.stringify(p, null, 2)}\n`);
       appendEvent(root, {
@@ -80,6 +83,7 @@ export async function writeWave(
           inputs,
           packet_sha256: anchor.packet_sha256,
           baseline_sha256: anchor.baseline_sha256,
+          ...(anchor.stat_mark ? { stat_mark: anchor.stat_mark } : {}),
         },
       });
       state.state.active_runs.push({

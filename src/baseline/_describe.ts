@@ -13,12 +13,18 @@ export type Described =
 const RETRIES = 3;
 
 /**
+ * A dirty file's entry known without reading it (its baseline's, when it is settled: `_settle.ts`), from its
+ * repository path and lstat; undefined to hash it.
+ */
+export type SettledEntry = (path: string, st: Stats) => ManifestEntry | undefined;
+
+/**
  * Describe `rel` under `root`. Files are opened with O_NOFOLLOW|O_NONBLOCK and checked with fstat, so a path
  * that turns into a symlink or FIFO between `lstat` and `open` is looked at again instead of followed.
  * The file-system calls are synchronous (see `SYNC_READ_MAX`): a dirty manifest is mostly small files, and
  * one pool round trip per call cost several times the hashing itself.
  */
-export async function describeRaw(root: string, rel: Buffer): Promise<Described> {
+export async function describeRaw(root: string, rel: Buffer, settled?: SettledEntry): Promise<Described> {
   const abs = joinRaw(root, rel);
   const path = pathFromBytes(rel);
   for (let attempt = 0; attempt < RETRIES; attempt++) {
@@ -49,6 +55,8 @@ export async function describeRaw(root: string, rel: Buffer): Promise<Described>
         hasGit: exists(joinRaw(root, Buffer.concat([rel, Buffer.from("/.git")]))),
       };
     if (!st.isFile()) return { kind: "special" };
+    const known = settled?.(path, st);
+    if (known) return { kind: "entry", entry: known, hashedBytes: 0, hashed: false };
     try {
       const info = await hashFileInfo(abs, { noFollow: true });
       if (!info.isFile) continue;

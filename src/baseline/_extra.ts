@@ -28,6 +28,7 @@ import { sha256Hex } from "../core/hash.js";
 import { RUN_ID_PATTERN } from "../envelope/ids.js";
 import { git, gitOk } from "./_git.js";
 import { joinRaw, pathFromBytes } from "./_paths.js";
+import { settledAt } from "./_settle.js";
 import type { ManifestEntry } from "./types.js";
 
 /** Files and directories one ignored tree may hold before devrites refuses to fingerprint it (fail closed). */
@@ -45,6 +46,11 @@ export interface IgnoredTree {
   files: string[];
   /** The signature's digest with nothing left out, once computed. */
   digest?: string;
+  /**
+   * Nothing in it changed since the check's cut (`_settle.ts`): not walked, no lines; `entriesFor` takes the
+   * packet's baseline entry for it.
+   */
+  settled?: true;
 }
 
 function statLine(rel: string, abs: Buffer | string): { line: string; dir: boolean } | null {
@@ -104,7 +110,8 @@ export function ignoredTree(root: string, raw: Buffer, dir: boolean): IgnoredTre
  * manifest hashes those exactly, and an allowlisted ignored file must not make its whole folder changed).
  */
 export function ignoredEntries(trees: readonly IgnoredTree[], exclude: ReadonlySet<string>): ManifestEntry[] {
-  return trees.map((t) => {
+  return trees.flatMap((t) => {
+    if (t.settled) return [];
     const excluded = exclude.size > 0 && t.files.some((f) => exclude.has(f));
     // The signature without exclusions is the same for every packet: hashed once per snapshot.
     if (!excluded) t.digest ??= sha256Hex(t.lines.join("\n"));
@@ -137,7 +144,8 @@ export function startGitStateReads(root: string, commonDir: Promise<string>): Gi
 export async function gitStateEntries(
   gitDir: string,
   commonDir: string,
-  hiddenListing: Buffer,
+  /** `<tag> <path>\0` for every index entry tagged other than `H` (`flaggedRecords`). */
+  flaggedListing: Buffer,
   /** Started by `startGitStateReads` beside the snapshot's other reads. */
   reads: GitStateReads,
 ): Promise<ManifestEntry[]> {
@@ -192,20 +200,7 @@ export async function gitStateEntries(
     .join("\n");
   out.push({ path: ".git/refs", type: "file", exec: false, sha256: sha256Hex(Buffer.from(kept, "latin1")) });
   // Which index entries git is told not to look at, and how (`ls-files -v` tags other than `H`).
-  const flagged: Buffer[] = [];
-  for (let start = 0; start < hiddenListing.length; ) {
-    const end = hiddenListing.indexOf(0, start);
-    if (end < 0) break;
-    const rec = hiddenListing.subarray(start, end);
-    if (rec[0] !== 0x48 /* H */) flagged.push(rec);
-    start = end + 1;
-  }
-  out.push({
-    path: ".git/index-flags",
-    type: "file",
-    exec: false,
-    sha256: sha256Hex(Buffer.concat(flagged.flatMap((r) => [r, Buffer.from([0])]))),
-  });
+  out.push({ path: ".git/index-flags", type: "file", exec: false, sha256: sha256Hex(flaggedListing) });
   return out;
 }
 
@@ -320,21 +315,9 @@ async function includeTargets(root: string, commonDir: string): Promise<string[]
  * and does not treat a folder with tracked files as a nested repository, so a repository planted there is
  * invisible to status. One lstat per tracked folder; a planted one is an entry named by its path.
  */
-export function hiddenRepoEntries(root: string, lsFiles: Buffer): ManifestEntry[] {
-  const dirs = new Set<string>();
-  for (let start = 0; start < lsFiles.length; ) {
-    const end = lsFiles.indexOf(0, start);
-    if (end < 0) break;
-    const path = lsFiles.subarray(start + 2, end).toString("utf8");
-    start = end + 1;
-    for (let at = path.lastIndexOf("/"); at > 0; at = path.lastIndexOf("/", at - 1)) {
-      const d = path.slice(0, at);
-      if (dirs.has(d)) break;
-      dirs.add(d);
-    }
-  }
+export function hiddenRepoEntries(root: string, folders: readonly string[]): ManifestEntry[] {
   const out: ManifestEntry[] = [];
-  for (const d of [...dirs].sort()) {
+  for (const d of [...folders].sort()) {
     const abs = join(root, d, ".git");
     let st: Stats;
     try {
@@ -538,6 +521,53 @@ export async function ignoredTrees(
   }
   for (const t of trees) t.lines.sort();
   return trees;
+}
+
+/**
+ * The repository paths under `listed` (each included) whose ctime is at or after `cutMs`: one
+ * `find -newerct` child when GNU find is there (it prints nothing for a folder nobody touched, so nothing is
+ * parsed), else the whole walk in Node. Links are not followed.
+ */
+export async function changedSince(
+  root: string,
+  listed: readonly { raw: Buffer; dir: boolean }[],
+  cutMs: number,
+): Promise<Set<string>> {
+  const changed = new Set<string>();
+  if (listed.length === 0) return changed;
+  if (!(await findUsable(root))) {
+    for (const l of listed)
+      for (const line of ignoredTree(root, l.raw, l.dir).lines) {
+        const [rel = "", stat = ""] = line.split("\u0000");
+        if (!settledAt(Number(stat.split(" ")[3]), cutMs)) changed.add(rel);
+      }
+    return changed;
+  }
+  const args = listed.map((l) => Buffer.concat([Buffer.from("./"), l.raw]).toString("latin1"));
+  // `-newerct` is strictly newer than the reference: a millisecond before the cut keeps "at or after" whole
+  const ref = `@${((cutMs - 1) / 1000).toFixed(3)}`;
+  const r = await execa("find", [...args, "-newerct", ref, "-printf", "%p\\0"], {
+    cwd: root,
+    reject: false,
+    encoding: "buffer",
+    stripFinalNewline: false,
+    maxBuffer: 1024 * 1024 * 1024,
+    env: { ...process.env, LC_ALL: "C" },
+  });
+  if (r.exitCode !== 0)
+    throw new Error(
+      `find could not walk the ignored paths (${Buffer.from(r.stderr ?? "")
+        .toString()
+        .trim()})`,
+    );
+  const out = Buffer.from(r.stdout ?? new Uint8Array());
+  for (let start = 0; start < out.length; ) {
+    const end = out.indexOf(0, start);
+    if (end < 0) throw new Error("find output is truncated");
+    changed.add(pathFromBytes(out.subarray(start + 2, end)));
+    start = end + 1;
+  }
+  return changed;
 }
 
 function withinText(rel: string, tree: IgnoredTree): boolean {

@@ -44,7 +44,8 @@ export interface GitResult {
   spawnError?: string;
 }
 
-export async function git(cwd: string, args: readonly string[]): Promise<GitResult> {
+/** Run git with the forced settings; `input`, when given, is its standard input (else it has none). */
+export async function git(cwd: string, args: readonly string[], input?: Uint8Array): Promise<GitResult> {
   const r = await execa("git", [...FORCED_CONFIG, ...args], {
     cwd,
     env: gitEnv(),
@@ -52,7 +53,7 @@ export async function git(cwd: string, args: readonly string[]): Promise<GitResu
     reject: false,
     encoding: "buffer",
     stripFinalNewline: false,
-    stdin: "ignore",
+    ...(input !== undefined ? { input } : { stdin: "ignore" as const }),
     maxBuffer: 1024 * 1024 * 1024,
   });
   const stdout = Buffer.from(r.stdout ?? new Uint8Array());
@@ -65,8 +66,8 @@ export async function git(cwd: string, args: readonly string[]): Promise<GitResu
 }
 
 /** Run git and return stdout, or throw with git's own message (these are edge failures, not rule violations). */
-export async function gitOk(cwd: string, args: readonly string[]): Promise<Buffer> {
-  const r = await git(cwd, args);
+export async function gitOk(cwd: string, args: readonly string[], input?: Uint8Array): Promise<Buffer> {
+  const r = await git(cwd, args, input);
   if (r.exitCode !== 0)
     throw new Error(
       `git ${args.join(" ")} failed in ${cwd}: ${r.stderr.trim() || r.spawnError || r.exitCode}`,

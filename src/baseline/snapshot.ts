@@ -3,9 +3,10 @@ import { readdir } from "node:fs/promises";
 import { resolve } from "node:path";
 import { sha256Hex } from "../core/hash.js";
 import { checkRepoPath } from "../scope/index.js";
-import { type Described, describeRaw, submoduleEntry } from "./_describe.js";
+import { type Described, describeRaw, type SettledEntry, submoduleEntry } from "./_describe.js";
 import type { IgnoredTree } from "./_extra.js";
 import {
+  changedSince,
   findUsable,
   gitStateEntries,
   hiddenRepoEntries,
@@ -16,10 +17,18 @@ import {
   workspaceEntries,
 } from "./_extra.js";
 import { git, gitOk, revParseHead } from "./_git.js";
-import { forgedCleanPaths, INDEX_DEBUG_ARGS } from "./_index-verify.js";
+import {
+  flaggedRecords,
+  forgedCleanPaths,
+  hiddenIndexEntries,
+  INDEX_LISTING_ARGS,
+  indexFolders,
+  parseIndexListing,
+} from "./_index-verify.js";
 import { isWorkspacePath, joinRaw, pathFromBytes, pathToBytes, sortByPathBytes } from "./_paths.js";
 import { mapLimit } from "./_pool.js";
-import { parseHiddenIndexEntries, parsePorcelainV2 } from "./_status.js";
+import { SettledTree } from "./_settle.js";
+import { parsePorcelainV2 } from "./_status.js";
 import { manifestDigest } from "./digest.js";
 import { findRepoRoot } from "./find-repo-root.js";
 import type { ManifestEntry, TreeSnapshot } from "./types.js";
@@ -47,10 +56,14 @@ interface Candidate {
  */
 export interface SnapshotOptions {
   /**
-   * Seconds since the epoch: verify the index entries stamped since then against their blobs (a forged stat
-   * cache, `_index-verify.ts`). Given at `result check` (the packet's creation); absent at the baseline.
+   * At `result check`: what may be trusted without reading it again (`_settle.ts`). `cutMs`: paths whose ctime
+   * and folders' ctimes are all before it have not changed since; every clean index entry that is not settled
+   * is verified against its blob (a forged stat cache, `_index-verify.ts`). With `root` (the mark's root
+   * identity: the cut came from marks that `packet new` took before its snapshots read anything), a settled
+   * dirty file keeps the hash in `reuse` (a baseline's dirty manifest) and a settled ignored path is not
+   * fingerprinted again (`entriesFor` takes the packet's own baseline entry for it). Absent at the baseline.
    */
-  verifySince?: number;
+  settle?: { cutMs: number; root?: string; reuse?: readonly ManifestEntry[] };
   /**
    * Ignored directories an earlier snapshot of this repository saw (repository-relative, ending in `/`, as
    * its entries name them). They are walked while git lists the tree, instead of after: the walk of a large
@@ -92,11 +105,13 @@ export async function snapshotTree(
     root,
     dirsRead.then((d) => d.commonDir),
   );
-  const indexRead = opts.verifySince !== undefined ? gitOk(root, INDEX_DEBUG_ARGS) : undefined;
-  indexRead?.catch(() => {}); // awaited by forgedCleanPaths
+  const settle = opts.settle;
+  const tree = settle ? new SettledTree(root, settle.cutMs, settle.root) : undefined;
+  // Marks settle ignored paths and dirty files; a cut from a packet's creation only narrows the verification.
+  const marked = tree !== undefined && settle?.root !== undefined ? tree : undefined;
   void findUsable(root); // never rejects: a probe that fails says "not usable"
-  const early = earlyIgnoredWalk(root, opts.ignoredHint ?? []);
-  const [head, status, listed, { gitDir, commonDir }] = await Promise.all([
+  const early = earlyIgnoredWalk(root, opts.ignoredHint ?? [], marked);
+  const [head, status, listing, { gitDir, commonDir }] = await Promise.all([
     facts ? facts.head : headOf(root),
     gitOk(root, [
       "status",
@@ -107,19 +122,19 @@ export async function snapshotTree(
       "--ignore-submodules=none",
       "--ignored=matching",
     ]),
-    gitOk(root, ["ls-files", "-z", "-v"]),
+    gitOk(root, INDEX_LISTING_ARGS).then(parseIndexListing),
     dirsRead,
   ]);
-  const hidden = parseHiddenIndexEntries(listed);
+  const hidden = hiddenIndexEntries(listing);
   const parsed = parsePorcelainV2(status).filter((s) => !isWorkspacePath(s.raw));
   const listedPaths = parsed.filter((s) => !s.ignored);
   const candidates: Candidate[] = [
     ...listedPaths.map((s) => ({ raw: s.raw, repoLike: s.repoLike, onlyIfPresent: false })),
     ...hidden.map((h) => ({ raw: h.raw, repoLike: false, onlyIfPresent: h.skipWorktree })),
   ];
-  if (opts.verifySince !== undefined) {
+  if (tree) {
     const known = new Set(candidates.map((c) => c.raw.toString("hex")));
-    for (const raw of await forgedCleanPaths(root, opts.verifySince, known, indexRead))
+    for (const raw of await forgedCleanPaths(root, listing, tree, known))
       candidates.push({ raw, repoLike: false, onlyIfPresent: false });
   }
   // The ignored paths are walked (in a child process where possible) while the dirty files are hashed.
@@ -127,12 +142,20 @@ export async function snapshotTree(
     root,
     parsed.filter((s) => s.ignored).map((s) => ({ raw: s.raw, dir: s.repoLike })),
     early,
+    marked,
   );
   ignoredWalk.catch(() => {}); // awaited below
-  const snapshot = await build(head, root, dedupe(candidates.filter((c) => !isWorkspacePath(c.raw))), depth);
+  const kept = marked && settle?.reuse ? settledFiles(marked, settle.reuse) : undefined;
+  const snapshot = await build(
+    head,
+    root,
+    dedupe(candidates.filter((c) => !isWorkspacePath(c.raw))),
+    depth,
+    kept,
+  );
   const extra = [
-    ...(await gitStateEntries(gitDir, commonDir, listed, stateReads)),
-    ...hiddenRepoEntries(root, listed),
+    ...(await gitStateEntries(gitDir, commonDir, flaggedRecords(listing), stateReads)),
+    ...hiddenRepoEntries(root, indexFolders(listing)),
     ...listedPaths.flatMap((s) => (s.index ? [indexEntry(pathFromBytes(s.raw), s.index)] : [])),
     ...workspaceEntries(root),
   ];
@@ -141,11 +164,44 @@ export async function snapshotTree(
   return snapshot;
 }
 
+/** A baseline's files by path (a wave's runs share one parsed manifest: built once per manifest). */
+const filesByPath = new WeakMap<readonly ManifestEntry[], Map<string, ManifestEntry>>();
+
+/**
+ * The baseline's entry for a dirty file that is settled now, with the same exec bit: it cannot have changed
+ * since that baseline hashed it.
+ */
+function settledFiles(tree: SettledTree, reuse: readonly ManifestEntry[]): SettledEntry {
+  let byPath = filesByPath.get(reuse);
+  if (!byPath) {
+    byPath = new Map(reuse.filter((e) => e.type === "file").map((e) => [e.path, e]));
+    filesByPath.set(reuse, byPath);
+  }
+  const files = byPath;
+  return (path, st) => {
+    const e = files.get(path);
+    if (!e || e.exec !== ((st.mode & 0o100) !== 0) || !tree.stats(path, st)) return undefined;
+    return { ...e };
+  };
+}
+
+/**
+ * An early walk of the hinted directories: their full signatures, or (marked, with every folder above them
+ * settled) which of their entries changed since the cut.
+ */
+interface EarlyWalk {
+  full: Set<string>;
+  trees: Promise<IgnoredTree[]>;
+  probed: Set<string>;
+  changed: Promise<Set<string>>;
+}
+
 /** The hinted ignored directories still there as real directories, walked at once (see `ignoredHint`). */
 function earlyIgnoredWalk(
   root: string,
   hint: readonly string[],
-): { dirs: Set<string>; trees: Promise<IgnoredTree[]> } | undefined {
+  marked: SettledTree | undefined,
+): EarlyWalk | undefined {
   // only canonical repository paths: a record never makes the snapshot walk outside the repository
   const named = [...new Set(hint)].filter((p) => p.endsWith("/") && checkRepoPath(p.slice(0, -1)).ok);
   // one walk per tree: a directory inside another hinted one is walked with it (find would list it twice)
@@ -155,35 +211,69 @@ function earlyIgnoredWalk(
       lstatSync(resolve(root, p.slice(0, -1)), { throwIfNoEntry: false })?.isDirectory() === true,
   );
   if (dirs.length === 0) return undefined;
-  const listed = dirs.map((p) => ({ raw: pathToBytes(p.slice(0, -1)), dir: true }));
-  const trees = ignoredTrees(root, listed);
-  trees.catch(() => {}); // awaited by walkIgnored, or dropped with the snapshot that failed first
-  return { dirs: new Set(dirs), trees };
+  const probed = dirs.filter((p) => marked?.above(p.slice(0, -1)) === true);
+  const full = dirs.filter((p) => !probed.includes(p));
+  const listed = (ps: string[]) => ps.map((p) => ({ raw: pathToBytes(p.slice(0, -1)), dir: true }));
+  const trees = ignoredTrees(root, listed(full));
+  const changed = marked
+    ? changedSince(root, listed(probed), marked.cutMs)
+    : Promise.resolve(new Set<string>());
+  // awaited by walkIgnored, or dropped with the snapshot that failed first
+  trees.catch(() => {});
+  changed.catch(() => {});
+  return { full: new Set(full), trees, probed: new Set(probed), changed };
 }
 
 /**
  * The ignored paths git listed, in its order: those the early walk covered taken from it, the rest walked now
- * (a path git no longer lists as ignored is dropped from the early walk's answer).
+ * (a path git no longer lists as ignored is dropped from the early walk's answer). Marked, a path whose
+ * folders above are settled is first asked what changed in it since the cut (`changedSince`), and walked in
+ * full only when something did; the others are `settled` trees without lines (`entriesFor` takes their
+ * baseline entries).
  */
 async function walkIgnored(
   root: string,
   listed: { raw: Buffer; dir: boolean }[],
-  early: ReturnType<typeof earlyIgnoredWalk>,
+  early: EarlyWalk | undefined,
+  marked: SettledTree | undefined,
 ): Promise<IgnoredTree[]> {
-  if (!early) return ignoredTrees(root, listed);
-  const covered = (l: { raw: Buffer; dir: boolean }) => l.dir && early.dirs.has(`${pathFromBytes(l.raw)}/`);
-  const [done, late] = await Promise.all([
-    early.trees,
-    ignoredTrees(
-      root,
-      listed.filter((l) => !covered(l)),
-    ),
-  ]);
+  const key = (l: { raw: Buffer; dir: boolean }) => `${pathFromBytes(l.raw)}${l.dir ? "/" : ""}`;
+  const walkedEarly = (l: { raw: Buffer; dir: boolean }) => l.dir && early?.full.has(key(l)) === true;
+  const probedEarly = (l: { raw: Buffer; dir: boolean }) => l.dir && early?.probed.has(key(l)) === true;
+  const rest = listed.filter((l) => !walkedEarly(l));
+  let toWalk = rest;
+  const settledPaths = new Set<string>();
+  if (marked) {
+    const probe = rest.filter((l) => {
+      const top = pathFromBytes(l.raw);
+      return !top.includes("\u0000") && marked.above(top);
+    });
+    const [earlyChanged, lateChanged] = await Promise.all([
+      early?.changed ?? Promise.resolve(new Set<string>()),
+      changedSince(
+        root,
+        probe.filter((l) => !probedEarly(l)),
+        marked.cutMs,
+      ),
+    ]);
+    // the probed paths something changed in: each changed path's folders looked up, not every pair compared
+    const tops = new Set(probe.map((l) => pathFromBytes(l.raw)));
+    const touched = new Set<string>();
+    for (const c of [...earlyChanged, ...lateChanged])
+      for (let p = c; p !== ""; p = p.slice(0, Math.max(0, p.lastIndexOf("/"))))
+        if (tops.has(p)) touched.add(p);
+    for (const t of tops) if (!touched.has(t)) settledPaths.add(t);
+    toWalk = rest.filter((l) => !settledPaths.has(pathFromBytes(l.raw)));
+  }
+  const [done, late] = await Promise.all([early?.trees ?? Promise.resolve([]), ignoredTrees(root, toWalk)]);
   const byPath = new Map<string, IgnoredTree>();
   for (const t of [...done, ...late]) byPath.set(t.path, t);
   return listed.map((l) => {
-    const t = byPath.get(`${pathFromBytes(l.raw)}${l.dir ? "/" : ""}`);
-    if (!t) throw new Error(`the ignored path ${pathFromBytes(l.raw)} was not walked`);
+    const top = pathFromBytes(l.raw);
+    const path = key(l);
+    if (settledPaths.has(top)) return { path, raw: l.raw, dir: l.dir, lines: [], files: [], settled: true };
+    const t = byPath.get(path);
+    if (!t) throw new Error(`the ignored path ${top} was not walked`);
     return t;
   });
 }
@@ -191,26 +281,60 @@ async function walkIgnored(
 /**
  * The dirty manifest of a snapshot for one packet: the snapshot's entries and its ignored paths' stat
  * signatures, with the packet's touched paths left out of those signatures (the touched manifest hashes
- * them exactly, so an allowlisted ignored file does not make its whole folder a change).
+ * them exactly, so an allowlisted ignored file does not make its whole folder a change). An ignored path the
+ * snapshot found settled (`SnapshotOptions.settle`) has not changed since the packet's baseline, so its entry
+ * is that baseline's (`baseline`, the packet's own dirty manifest); one the baseline does not have is
+ * recorded as a change.
  */
-export function entriesFor(snapshot: TreeSnapshot, touched: readonly string[]): ManifestEntry[] {
+export function entriesFor(
+  snapshot: TreeSnapshot,
+  touched: readonly string[],
+  baseline?: readonly ManifestEntry[],
+): ManifestEntry[] {
   const trees = snapshot.ignored;
   if (!trees || trees.length === 0) return snapshot.entries;
   const exclude = new Set(touched);
   const excluded = exclude.size > 0 && trees.some((t) => t.files.some((f) => exclude.has(f)));
-  // Most packets touch no ignored file: their manifest is the same list, merged and sorted once.
+  const settled = trees.some((t) => t.settled) ? settledEntries(trees, baseline) : [];
+  // Most packets touch no ignored file: their manifest is the same list, merged and sorted once (per baseline
+  // when some ignored path is settled: a wave's runs share theirs).
   if (!excluded) {
-    let merged = mergedWithIgnored.get(snapshot);
-    if (!merged) {
-      merged = sortByPathBytes([...snapshot.entries, ...ignoredEntries(trees, new Set())]);
-      mergedWithIgnored.set(snapshot, merged);
-    }
+    const cache = mergedWithIgnored.get(snapshot);
+    if (cache && cache.baseline === (settled.length > 0 ? baseline : undefined)) return cache.merged;
+    const merged = sortByPathBytes([...snapshot.entries, ...ignoredEntries(trees, new Set()), ...settled]);
+    mergedWithIgnored.set(snapshot, { baseline: settled.length > 0 ? baseline : undefined, merged });
     return merged;
   }
-  return sortByPathBytes([...snapshot.entries, ...ignoredEntries(trees, exclude)]);
+  return sortByPathBytes([...snapshot.entries, ...ignoredEntries(trees, exclude), ...settled]);
 }
 
-const mergedWithIgnored = new WeakMap<TreeSnapshot, ManifestEntry[]>();
+const mergedWithIgnored = new WeakMap<
+  TreeSnapshot,
+  { baseline: readonly ManifestEntry[] | undefined; merged: ManifestEntry[] }
+>();
+
+const baselineByPath = new WeakMap<readonly ManifestEntry[], Map<string, ManifestEntry>>();
+
+/** The settled ignored paths' entries, from the baseline (absent there: an entry that cannot match it). */
+function settledEntries(trees: readonly IgnoredTree[], baseline: readonly ManifestEntry[] | undefined) {
+  let byPath = baseline ? baselineByPath.get(baseline) : undefined;
+  if (!byPath) {
+    byPath = new Map((baseline ?? []).map((e) => [e.path, e]));
+    if (baseline) baselineByPath.set(baseline, byPath);
+  }
+  const known = byPath;
+  return trees
+    .filter((t) => t.settled)
+    .map(
+      (t): ManifestEntry =>
+        known.get(t.path) ?? {
+          path: t.path,
+          type: "file",
+          exec: false,
+          sha256: sha256Hex(`settled, but not in the baseline: ${t.path}`),
+        },
+    );
+}
 
 /**
  * The current state of exactly these repository paths (missing ones included), deduplicated and sorted by
@@ -267,8 +391,14 @@ async function headOf(root: string): Promise<string> {
   throw new Error(`HEAD in ${root} does not name a commit and is not an unborn branch`);
 }
 
-async function build(head: string, root: string, candidates: Candidate[], depth = 0): Promise<TreeSnapshot> {
-  const described = await mapLimit(candidates, CONCURRENCY, (c) => toEntry(root, c, depth));
+async function build(
+  head: string,
+  root: string,
+  candidates: Candidate[],
+  depth = 0,
+  kept?: SettledEntry,
+): Promise<TreeSnapshot> {
+  const described = await mapLimit(candidates, CONCURRENCY, (c) => toEntry(root, c, depth, kept));
   const stats = { hashedFiles: 0, hashedBytes: 0 };
   const entries: ManifestEntry[] = [];
   for (const d of described) {
@@ -288,8 +418,9 @@ async function toEntry(
   root: string,
   c: Candidate,
   depth = 0,
+  kept?: SettledEntry,
 ): Promise<{ entry: ManifestEntry; hashed: boolean; hashedBytes: number } | null> {
-  const d: Described = await describeRaw(root, c.raw);
+  const d: Described = await describeRaw(root, c.raw, kept);
   if (d.kind === "entry") {
     if (c.onlyIfPresent && d.entry.type === "missing") return null;
     return d;

@@ -14,6 +14,7 @@
 
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { isStatMark, type StatMark } from "../baseline/index.js";
 import { writeFileAtomic } from "../core/atomic-write.js";
 import type { Diagnostic } from "../core/diagnostics.js";
 import { sha256Hex } from "../core/hash.js";
@@ -34,6 +35,11 @@ export interface RunAnchor {
   packet: Record<string, unknown>;
   /** SHA-256 of `baseline.json`'s bytes as `packet new` wrote them. */
   baseline_sha256: string;
+  /**
+   * The instant the baseline's snapshot began, and the root it read (`src/baseline/_settle.ts`): a check
+   * trusts what has not changed since without reading it again. Absent for runs made before marks existed.
+   */
+  stat_mark?: StatMark;
 }
 
 /** One anchored verdict: what `result check` decided, about which result bytes. */
@@ -67,13 +73,14 @@ export function packetDigest(packet: AgentPacket | Record<string, unknown>): str
 /** A packet as its JSON value (the digest is over what is stored, not what a schema made of it). */
 export type PacketJson = Record<string, unknown> & { run_id: string };
 
-export function anchorFor(packet: AgentPacket, baselineBytes: Uint8Array): RunAnchor {
+export function anchorFor(packet: AgentPacket, baselineBytes: Uint8Array, mark?: StatMark): RunAnchor {
   return {
     schema: ANCHOR_SCHEMA,
     run_id: packet.run_id,
     packet_sha256: packetDigest(packet),
     packet: JSON.parse(canonicalJson(packet)) as Record<string, unknown>,
     baseline_sha256: sha256Hex(baselineBytes),
+    ...(mark ? { stat_mark: mark } : {}),
   };
 }
 
@@ -163,6 +170,8 @@ export function compareWithLedger(
     );
   if (anchor && data.baseline_sha256 !== anchor.baseline_sha256)
     out.push(at(line, "packet.created.data.baseline_sha256 is not the anchored digest of baseline.json"));
+  if (anchor && canonicalJson(data.stat_mark) !== canonicalJson(anchor.stat_mark))
+    out.push(at(line, "packet.created.data.stat_mark is not the anchored mark of the baseline's snapshot"));
   return out;
 }
 
@@ -307,7 +316,8 @@ export function readAnchor(home: AnchorHome, runId: string): AnchorRead {
     typeof v.run_id !== "string" ||
     !hex(v.packet_sha256) ||
     !hex(v.baseline_sha256) ||
-    !isPlain(v.packet)
+    !isPlain(v.packet) ||
+    (v.stat_mark !== undefined && !isStatMark(v.stat_mark))
   )
     return {
       ok: false,

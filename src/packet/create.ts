@@ -253,7 +253,7 @@ export async function runPacketNew(opts: PacketNewOptions): Promise<PacketNewOut
       ],
     };
   }
-  const anchor = anchorFor(packet, baselineBytes);
+  const anchor = anchorFor(packet, baselineBytes, frozen.mark);
   // first, so that a git folder we cannot write leaves no half-made run behind
   if (gitDir !== null) {
     const unwritable = tryWriteAnchor(gitDir, root, anchor);
@@ -275,6 +275,7 @@ export async function runPacketNew(opts: PacketNewOptions): Promise<PacketNewOut
       inputs: inputs.paths,
       packet_sha256: anchor.packet_sha256,
       baseline_sha256: anchor.baseline_sha256,
+      ...(anchor.stat_mark ? { stat_mark: anchor.stat_mark } : {}),
     },
   });
   // The runs this packet replaces leave the active set (a retry never meets guard.ambiguous-packet).
@@ -323,10 +324,10 @@ export async function runPacketNew(opts: PacketNewOptions): Promise<PacketNewOut
  */
 async function freezeConsistently(root: string, touched: string[]) {
   for (let attempt = 0; attempt < 3; attempt++) {
-    const { baseline, dirty } = await freezeBaseline(root, touched);
+    const { baseline, dirty, mark } = await freezeBaseline(root, touched);
     const described = await describePaths(root, touched);
     if (manifestDigest(described) === baseline.touched_sha256) {
-      return { baseline, dirty, touched: described };
+      return { baseline, dirty, touched: described, mark };
     }
   }
   return undefined;

@@ -15,8 +15,11 @@ import {
   describePaths,
   entriesFor,
   type ManifestEntry,
+  type SnapshotOptions,
+  type StatMark,
   snapshotTree,
   type TreeSnapshot,
+  VERIFY_MARGIN_S,
 } from "../baseline/index.js";
 import { type Diagnostic, ExitCode, error } from "../core/diagnostics.js";
 import { sha256Hex } from "../core/hash.js";
@@ -102,13 +105,12 @@ export interface ResultChecksOptions {
 /** Check several results, snapshotting each repository once. Outcomes are in input order. */
 export async function runResultChecks(opts: ResultChecksOptions): Promise<ResultCheckOutcome[]> {
   const snapshots = new Map<string, Promise<TreeSnapshot>>();
-  const since = new Map<string, number>();
   const hints = new Map<string, Set<string>>();
   const snapshotOf = (root: string) => {
     let s = snapshots.get(root);
     if (!s) {
       s = snapshotTree(root, 0, {
-        verifySince: since.get(root) ?? 0,
+        settle: settleFor(loaded.filter((l): l is Loaded => "root" in l && l.root === root)),
         ignoredHint: [...(hints.get(root) ?? [])],
       });
       s.catch(() => {}); // awaited below; a failure surfaces there (and fails the check closed)
@@ -118,10 +120,8 @@ export async function runResultChecks(opts: ResultChecksOptions): Promise<Result
   };
   const loaded: (Loaded | ResultCheckOutcome)[] = [];
   for (const item of opts.items) loaded.push(await load(opts.cwd, item.result, item.packet));
-  // Index entries stamped since the oldest packet's creation are re-verified (`_index-verify.ts`).
   for (const l of loaded) {
     if (!("root" in l)) continue;
-    since.set(l.root, Math.min(since.get(l.root) ?? Infinity, packetSince(l)));
     const hint = hints.get(l.root) ?? new Set<string>();
     for (const d of ignoredDirsOf(l)) hint.add(d);
     hints.set(l.root, hint);
@@ -151,10 +151,31 @@ export async function runResultChecks(opts: ResultChecksOptions): Promise<Result
   return outcomes;
 }
 
-/** The packet's creation in seconds; 0 (verify every entry) when it does not parse: fail closed. */
-function packetSince(l: Loaded): number {
-  const t = Date.parse(l.packet.created_at);
-  return Number.isFinite(t) ? Math.floor(t / 1000) : 0;
+/**
+ * What a snapshot of one repository may trust for these runs (`SnapshotOptions.settle`): the earliest of
+ * their cuts, so nothing is trusted that changed after any of their baselines began. A run's cut is its
+ * anchored mark; a run made before marks existed (or whose mark lies in the future) cuts at its packet's
+ * creation less `VERIFY_MARGIN_S`, and then only the index verification is narrowed: no hash or ignored
+ * signature is kept. A `created_at` that does not parse cuts at 0 (verify every entry: fail closed).
+ */
+function settleFor(runs: readonly Loaded[]): NonNullable<SnapshotOptions["settle"]> {
+  let cutMs = Number.POSITIVE_INFINITY;
+  const roots = new Set<string | undefined>();
+  let reuse: readonly ManifestEntry[] | undefined;
+  for (const l of runs) {
+    const mark = l.mark !== undefined && l.mark.settled_before_ms <= Date.now() ? l.mark : undefined;
+    if (mark) {
+      cutMs = Math.min(cutMs, mark.settled_before_ms);
+      if (reuse === undefined && l.baseline.ok) reuse = l.baseline.record.dirty;
+    } else {
+      const t = Date.parse(l.packet.created_at);
+      cutMs = Math.min(cutMs, Number.isFinite(t) ? (Math.floor(t / 1000) - VERIFY_MARGIN_S) * 1000 : 0);
+    }
+    roots.add(mark?.root);
+  }
+  const [root] = roots;
+  if (!Number.isFinite(cutMs)) cutMs = 0;
+  return roots.size === 1 && root !== undefined ? { cutMs, root, ...(reuse ? { reuse } : {}) } : { cutMs };
 }
 
 /** Ledger files held open for one concurrent fsync; bounded so a large batch cannot run out of descriptors. */
@@ -167,6 +188,8 @@ interface Loaded {
   binding: Diagnostic[];
   /** Where the run's anchor is (`findAnchorHome`); null outside git. */
   anchorHome: AnchorHome | null;
+  /** The anchor's mark (`src/baseline/_settle.ts`), when it has one and the run's records are bound to it. */
+  mark?: StatMark;
   ledger: StrictLedger;
   /** The stored result's bytes, judged as they are (decoded strictly by the validator). */
   resultText: Uint8Array;
@@ -210,12 +233,13 @@ async function load(
   const gitDir = packet.value.baseline.head === "no-git" ? null : await gitDirOf(root);
   const ledger = readLedgerStrict(root, runId);
   const anchorHome = gitDir === null ? null : findAnchorHome(gitDir, root, packet.value.run_id);
-  const binding = bindingOf(anchorHome, packet.value, packet.raw, ledger);
+  const { diagnostics: binding, mark } = bindingOf(anchorHome, packet.value, packet.raw, ledger);
   return {
     root,
     packet: packet.value,
     binding,
     anchorHome,
+    ...(mark && binding.length === 0 ? { mark } : {}),
     ledger,
     resultText: resultBytes.bytes,
     resultShown,
@@ -244,7 +268,7 @@ function bindingOf(
   packet: AgentPacket,
   raw: PacketJson,
   ledger: StrictLedger,
-): Diagnostic[] {
+): { diagnostics: Diagnostic[]; mark?: StatMark } {
   const runId = packet.run_id;
   const paths = {
     packet: workspacePaths.packet(runId),
@@ -269,7 +293,7 @@ function bindingOf(
   out.push(
     ...compareWithLedger(ledger.values, ledger.lineNumbers, raw, anchor, workspacePaths.events(runId)),
   );
-  return out;
+  return { diagnostics: out, ...(anchor?.stat_mark ? { mark: anchor.stat_mark } : {}) };
 }
 
 /** What the validator found for one stored result, before anything is recorded. */
@@ -358,7 +382,11 @@ async function assess(l: Loaded, snapshot: TreeSnapshot, now: Date): Promise<Ass
     baseline: l.baseline,
     current: {
       head: snapshot.head,
-      entries: entriesFor(snapshot, packetTouchedPaths(packet)),
+      entries: entriesFor(
+        snapshot,
+        packetTouchedPaths(packet),
+        l.baseline.ok ? l.baseline.record.dirty : undefined,
+      ),
       touched,
       hardLinked: hardLinked(root, allow.ok),
     },
@@ -404,7 +432,7 @@ export async function assessRun(
   if (!("root" in l)) return { ok: false, outcome: l };
   const assessment = await assess(
     l,
-    await snapshotTree(l.root, 0, { verifySince: packetSince(l), ignoredHint: ignoredDirsOf(l) }),
+    await snapshotTree(l.root, 0, { settle: settleFor([l]), ignoredHint: ignoredDirsOf(l) }),
     now,
   );
   anchorVerdict(l, assessment.report, now);

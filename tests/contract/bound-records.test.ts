@@ -9,7 +9,8 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { baselineId, type ManifestEntry, manifestDigest } from "../../src/baseline/index.js";
+import { identityOf } from "../../src/baseline/_settle.js";
+import { baselineId, isStatMark, type ManifestEntry, manifestDigest } from "../../src/baseline/index.js";
 import { sha256Hex } from "../../src/core/hash.js";
 import type { AgentPacket } from "../../src/envelope/types.js";
 import { packetDigest } from "../../src/packet/anchor.js";
@@ -177,7 +178,12 @@ describe("packet new fixes the run", () => {
     expect(created.data).toMatchObject({
       packet_sha256: anchor.packet_sha256,
       baseline_sha256: anchor.baseline_sha256,
+      stat_mark: anchor.stat_mark,
     });
+    // the mark: taken before the snapshot, on this repository's root (docs/tree-check.md, "Settled paths")
+    expect(isStatMark(anchor.stat_mark)).toBe(true);
+    expect(anchor.stat_mark.settled_before_ms).toBeLessThan(Date.parse(p.created_at));
+    expect(anchor.stat_mark.root).toBe(identityOf(repo.root));
   });
 });
 
@@ -259,6 +265,36 @@ describe("result check compares the run with what packet new fixed", () => {
     edited.packet.budgets.max_files = 1000;
     execFileSync("sh", ["-c", `cat > '${anchorFile(p)}'`], { input: JSON.stringify(edited) });
     expect(codes(await repo.check(p))).toEqual(["result.anchor-invalid"]);
+  });
+
+  it("the anchor's mark moved, malformed or dropped from the ledger → result.anchor-invalid or result.ledger-mismatch", async () => {
+    const p = await repo.packet("devrites-evidence-scout");
+    await repo.record(p, repo.resultFor(p));
+    const text = readFileSync(anchorFile(p), "utf8");
+    const put = (anchor: unknown) =>
+      execFileSync("sh", ["-c", `cat > '${anchorFile(p)}'`], { input: JSON.stringify(anchor) });
+    const anchor = JSON.parse(text);
+    // moved later (more would count as settled): the ledger still holds the one packet new wrote
+    put({ ...anchor, stat_mark: { ...anchor.stat_mark, settled_before_ms: Date.now() } });
+    expect(codes(await repo.check(p))).toEqual(["result.ledger-mismatch"]);
+    for (const bad of [
+      { settled_before_ms: "soon", root: anchor.stat_mark.root },
+      { ...anchor.stat_mark, x: 1 },
+    ]) {
+      put({ ...anchor, stat_mark: bad });
+      expect(codes(await repo.check(p))).toEqual(["result.anchor-invalid"]);
+    }
+    // dropped from both the anchor and the ledger: the run is checked as one made before marks (accepted)
+    const { stat_mark: _gone, ...unmarked } = anchor;
+    put(unmarked);
+    const ev = rel(p, "events.jsonl");
+    const [created, ...rest] = repo.read(ev).trim().split("\n");
+    const c = JSON.parse(created!);
+    delete c.data.stat_mark;
+    repo.write(ev, `${[JSON.stringify(c), ...rest].join("\n")}\n`);
+    const r = await repo.check(p);
+    expect(r.json.diagnostics).toEqual([]);
+    expect(r.code).toBe(0);
   });
 
   it("packet.created edited, deleted or repeated in the ledger → result.ledger-mismatch", async () => {

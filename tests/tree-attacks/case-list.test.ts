@@ -42,6 +42,7 @@ describe("tree attacks: the case list", () => {
       "replay",
       "envelope",
       "adapters",
+      "settled",
     ])
       expect(classes.has(k), `no attack in class ${k}`).toBe(true);
   });

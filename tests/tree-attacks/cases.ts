@@ -31,6 +31,11 @@ export interface Attack {
   packetExtra?: string[];
   /** The user's own state before `packet new` (not the leaf's doing). */
   setup?: (r: AttackRepo) => void;
+  /**
+   * Let the tree sit past the mark's slack before `packet new` (`src/baseline/_settle.ts`), so the check may
+   * keep the hashes and signatures of what did not change: the case attacks those fast paths.
+   */
+  settled?: boolean;
   /** The wright's honest write of `src/a.ts`, declared (default true for the wright with the default allowlist). */
   honest?: boolean;
   /** The leaf's tamper; returns further writes it declares. */
@@ -1182,5 +1187,110 @@ export const ATTACKS: Attack[] = [
     },
     stage: "check",
     code: "envelope.duplicate-key",
+  },
+  // ───────────── settled: the fast paths a check takes for what did not change since the mark ─────────────
+  {
+    name: "control: settled tree, honest wright",
+    klass: "control",
+    tampered: "nothing (the tree sat past the mark's slack: the check keeps hashes and signatures)",
+    settled: true,
+    setup: (r) => void r.write("src/b.ts", "export const b = 'users own';\n"),
+    stage: "check",
+    code: "",
+    control: true,
+  },
+  {
+    name: "settled: a dirty file rewritten in place",
+    klass: "settled",
+    tampered: "src/b.ts (dirty before the packet, settled) rewritten by the leaf",
+    settled: true,
+    setup: (r) => void r.write("src/b.ts", "export const b = 'users own';\n"),
+    leaf: (r) => void r.write("src/b.ts", "export const b = 'the leaf';\n"),
+    stage: "check",
+    code: "result.out-of-scope",
+    path: "src/b.ts",
+  },
+  {
+    name: "settled: a dirty file rewritten, same size, mtime put back",
+    klass: "settled",
+    tampered: "src/b.ts (dirty, settled) rewritten to the same size with its mtime restored",
+    settled: true,
+    setup: (r) => void r.write("src/b.ts", "export const b = 'users own';\n"),
+    leaf: (r) => void rewriteKeepingMtime(r, "src/b.ts", "export const b = 'leafs own';\n"),
+    stage: "check",
+    code: "result.out-of-scope",
+    path: "src/b.ts",
+  },
+  {
+    name: "settled: two folders of dirty files swapped",
+    klass: "settled",
+    tampered: "p/ and q/ (untracked, settled) swapped: each file keeps its own ctime",
+    settled: true,
+    setup: (r) => {
+      r.write("p/x.ts", "export const x = 'p';\n");
+      r.write("q/x.ts", "export const x = 'q';\n");
+    },
+    leaf: (r) => {
+      renameSync(r.abs("p"), r.abs("t"));
+      renameSync(r.abs("q"), r.abs("p"));
+      renameSync(r.abs("t"), r.abs("q"));
+      return undefined;
+    },
+    stage: "check",
+    code: "result.out-of-scope",
+    path: "p/x.ts",
+  },
+  {
+    name: "settled: index stat cache forged on files moved in by a folder swap",
+    klass: "settled",
+    tampered:
+      "p/ and q/ (tracked, clean, settled) swapped, and each moved file's index entry given its stat data (blob ids kept)",
+    settled: true,
+    setup: (r) => {
+      r.write("p/t.ts", "export const t = 'p';\n");
+      r.write("q/t.ts", "export const t = 'q';\n");
+      r.git("add", "p", "q");
+      r.git("commit", "-q", "-m", "two folders");
+      // old mtimes in the index too, so git cannot take the forged entries as racily clean
+      r.sh("touch -d '1 hour ago' p/t.ts q/t.ts");
+      r.git("update-index", "--refresh");
+    },
+    leaf: (r) => {
+      renameSync(r.abs("p"), r.abs("t"));
+      renameSync(r.abs("q"), r.abs("p"));
+      renameSync(r.abs("t"), r.abs("q"));
+      forgeIndexStat(r, "p/t.ts", { keepTimes: true });
+      forgeIndexStat(r, "q/t.ts", { keepTimes: true });
+      return undefined;
+    },
+    stage: "check",
+    code: "result.out-of-scope",
+    path: "p/t.ts",
+  },
+  {
+    name: "settled: an ignored file rewritten, same size, mtime put back",
+    klass: "settled",
+    tampered: "node_modules/dep/index.js (settled) rewritten to the same size with its mtime restored",
+    settled: true,
+    leaf: (r) => void rewriteKeepingMtime(r, "node_modules/dep/index.js", "module.exports = 2;\n"),
+    stage: "check",
+    code: "result.out-of-scope",
+    path: "node_modules/",
+  },
+  {
+    name: "settled: two ignored folders swapped",
+    klass: "settled",
+    tampered: "node_modules/dep and node_modules/old (settled) swapped: each file keeps its own ctime",
+    settled: true,
+    setup: (r) => void r.write("node_modules/old/index.js", "module.exports = 0;\n"),
+    leaf: (r) => {
+      renameSync(r.abs("node_modules/dep"), r.abs("node_modules/t"));
+      renameSync(r.abs("node_modules/old"), r.abs("node_modules/dep"));
+      renameSync(r.abs("node_modules/t"), r.abs("node_modules/old"));
+      return undefined;
+    },
+    stage: "check",
+    code: "result.out-of-scope",
+    path: "node_modules/",
   },
 ];

@@ -5,6 +5,7 @@
  */
 
 import { describe, expect, it } from "vitest";
+import { PROBED_SLACK_MS } from "../../src/baseline/_settle.js";
 import { A2, ATTACKS, type Attack, FIXTURE, ignoredFixture } from "./cases.js";
 import { AttackRepo, BUILT, type CliOut, codesOf, summary, type Write } from "./harness.js";
 import { KNOWN_OPEN } from "./known-open.js";
@@ -22,6 +23,7 @@ export function runAttack(a: Attack): Outcome {
   try {
     ignoredFixture(r);
     a.setup?.(r);
+    if (a.settled) sleepPastSlack();
     const wright = a.role !== "scout";
     const role = wright ? "devrites-slice-wright" : "devrites-evidence-scout";
     const allow = wright ? (a.allow ?? ["src/a.ts"]) : [];
@@ -43,6 +45,14 @@ export function runAttack(a: Attack): Outcome {
   } finally {
     r.cleanup();
   }
+}
+
+/**
+ * Wait out the mark's slack and one more second (an index entry's ctime is judged in whole seconds), without
+ * writing in the repository (a file made in a folder unsettles it).
+ */
+function sleepPastSlack(): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, PROBED_SLACK_MS + 1_200);
 }
 
 function isCliOut(x: unknown): x is CliOut {

@@ -28,11 +28,13 @@ export function rewriteKeepingMtime(r: AttackRepo, path: string, content: string
  * the index names: the entry's ctime, mtime, dev, ino and size are set to the file's current stat, the blob id
  * is kept, and the trailing SHA-1 is recomputed. `git status` then reports the file clean. Index v2/v3, SHA-1.
  */
-export function forgeIndexStat(r: AttackRepo, path: string): void {
+export function forgeIndexStat(r: AttackRepo, path: string, opts: { keepTimes?: boolean } = {}): void {
   const abs = r.abs(path);
-  // Put the file's mtime well before the index's, so git does not treat the entry as racily clean.
+  // Put the file's mtime well before the index's, so git does not treat the entry as racily clean (that also
+  // sets its ctime to now). `keepTimes`: the file's times are already old (a file moved in by a folder swap)
+  // and must stay so.
   const past = Date.now() / 1000 - 30;
-  utimesSync(abs, past, past);
+  if (!opts.keepTimes) utimesSync(abs, past, past);
   const st = lstatSync(abs, { bigint: true });
   const file = join(r.gitDir(), "index");
   const idx = readFileSync(file);
