@@ -456,22 +456,7 @@ export async function ignoredTrees(
 ): Promise<IgnoredTree[]> {
   if (listed.length === 0) return [];
   if (!(await findUsable(root))) return listed.map((l) => ignoredTree(root, l.raw, l.dir));
-  const args = listed.map((l) => Buffer.concat([Buffer.from("./"), l.raw]).toString("latin1"));
-  const r = await execa("find", [...args, "-printf", "%p\\0%y %s %T@ %C@ %i %m %n\\0"], {
-    cwd: root,
-    reject: false,
-    encoding: "buffer",
-    stripFinalNewline: false,
-    maxBuffer: 1024 * 1024 * 1024,
-    env: { ...process.env, LC_ALL: "C" },
-  });
-  if (r.exitCode !== 0)
-    throw new Error(
-      `find could not walk the ignored paths (${Buffer.from(r.stderr ?? "")
-        .toString()
-        .trim()})`,
-    );
-  const out = Buffer.from(r.stdout ?? new Uint8Array());
+  const out = await findUnder(root, listed, ["-printf", "%p\\0%y %s %T@ %C@ %i %m %n\\0"]);
   const trees: IgnoredTree[] = listed.map((l) => {
     const top = pathFromBytes(l.raw);
     return { path: l.dir ? `${top}/` : top, raw: l.raw, dir: l.dir, lines: [], files: [] };
@@ -543,10 +528,26 @@ export async function changedSince(
       }
     return changed;
   }
-  const args = listed.map((l) => Buffer.concat([Buffer.from("./"), l.raw]).toString("latin1"));
   // `-newerct` is strictly newer than the reference: a millisecond before the cut keeps "at or after" whole
   const ref = `@${((cutMs - 1) / 1000).toFixed(3)}`;
-  const r = await execa("find", [...args, "-newerct", ref, "-printf", "%p\\0"], {
+  const out = await findUnder(root, listed, ["-newerct", ref, "-printf", "%p\\0"]);
+  for (let start = 0; start < out.length; ) {
+    const end = out.indexOf(0, start);
+    if (end < 0) throw new Error("find output is truncated");
+    changed.add(pathFromBytes(out.subarray(start + 2, end)));
+    start = end + 1;
+  }
+  return changed;
+}
+
+/** GNU find over the listed paths (`./<path>` each, links not followed) with `tail`; its output, or it fails. */
+async function findUnder(
+  root: string,
+  listed: readonly { raw: Buffer }[],
+  tail: readonly string[],
+): Promise<Buffer> {
+  const args = listed.map((l) => Buffer.concat([Buffer.from("./"), l.raw]).toString("latin1"));
+  const r = await execa("find", [...args, ...tail], {
     cwd: root,
     reject: false,
     encoding: "buffer",
@@ -560,14 +561,7 @@ export async function changedSince(
         .toString()
         .trim()})`,
     );
-  const out = Buffer.from(r.stdout ?? new Uint8Array());
-  for (let start = 0; start < out.length; ) {
-    const end = out.indexOf(0, start);
-    if (end < 0) throw new Error("find output is truncated");
-    changed.add(pathFromBytes(out.subarray(start + 2, end)));
-    start = end + 1;
-  }
-  return changed;
+  return Buffer.from(r.stdout ?? new Uint8Array());
 }
 
 function withinText(rel: string, tree: IgnoredTree): boolean {
