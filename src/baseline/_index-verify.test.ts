@@ -12,6 +12,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { untilCtimeAfter } from "../../tests/helpers/clock.js";
 import type { AttackRepo } from "../../tests/tree-attacks/harness.js";
 import { forgeIndexStat } from "../../tests/tree-attacks/tamper.js";
 import {
@@ -144,7 +145,7 @@ describe("forgedCleanPaths", () => {
     // everything written so far is settled, to the second (the index keeps whole seconds of ctime)
     const newest = Math.max(...["src/b.ts", "lib/b.ts"].map((p) => lstatSync(join(root, p)).ctimeMs));
     const cut = (Math.floor(newest / 1000) + 2) * 1000;
-    await untilCtimeAfter(root, cut);
+    await untilCtimeAfter(join(root, ".git", "probe"), cut);
     // swap src and lib: src/b.ts is now lib's old file (its ctime is from before the cut), then make git agree
     renameSync(join(root, "src"), join(root, "tmp"));
     renameSync(join(root, "lib"), join(root, "src"));
@@ -199,16 +200,3 @@ describe("forgedCleanPaths", () => {
     expect(found.map(String).sort()).toEqual(['"quoted.ts', "cr\r.ts"]);
   });
 });
-
-/** Wait until a file written now would have a ctime after `cutMs` (timestamps follow a coarse clock). */
-async function untilCtimeAfter(root: string, cutMs: number): Promise<void> {
-  const { unlinkSync } = await import("node:fs");
-  for (;;) {
-    const probe = join(root, ".git", "probe");
-    writeFileSync(probe, "");
-    const c = lstatSync(probe).ctimeMs;
-    unlinkSync(probe);
-    if (c >= cutMs) return;
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}

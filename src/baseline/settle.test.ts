@@ -12,13 +12,13 @@ import {
   realpathSync,
   renameSync,
   rmSync,
-  unlinkSync,
   utimesSync,
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { untilCtimeAfter } from "../../tests/helpers/clock.js";
 import {
   CLOCK_SLACK_MS,
   identityOf,
@@ -51,21 +51,6 @@ const g = (root: string, ...args: string[]) =>
       cwd: root,
     },
   );
-
-/**
- * Wait until a file written now gets a ctime at or after `cutMs` (the kernel stamps from a coarse clock). The
- * probe is written beside `dir`, not in it: a file created in a folder unsettles that folder.
- */
-async function untilCtimeAfter(dir: string, cutMs: number): Promise<void> {
-  for (;;) {
-    const probe = `${dir}.probe`;
-    writeFileSync(probe, "");
-    const c = lstatSync(probe).ctimeMs;
-    unlinkSync(probe);
-    if (c >= cutMs) return;
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 describe("the rules", () => {
   it("a ctime is settled only strictly before the cut", () => {
@@ -122,7 +107,7 @@ describe("SettledTree", () => {
     mkdirSync(join(root, "a/b"), { recursive: true });
     mkdirSync(join(root, "c"));
     const cut = Date.now() + 1;
-    await untilCtimeAfter(root, cut);
+    await untilCtimeAfter(`${root}.probe`, cut);
     writeFileSync(join(root, "a/new.txt"), "x"); // a's entries change: a and what is under it unsettle
     const t = new SettledTree(root, cut, identityOf(root));
     expect(t.dir("c")).toBe(true);
@@ -136,7 +121,7 @@ describe("SettledTree", () => {
     const root = tempDir();
     mkdirSync(join(root, "c"));
     const cut = Date.now() + 1;
-    await untilCtimeAfter(root, cut);
+    await untilCtimeAfter(`${root}.probe`, cut);
     expect(new SettledTree(root, cut, "0:0").dir("c")).toBe(false);
     expect(new SettledTree(root, cut, undefined).dir("c")).toBe(true);
   });
@@ -162,7 +147,7 @@ async function settledRepo(): Promise<{ root: string; cut: number }> {
   writeFileSync(join(root, "node_modules/pkg/index.js"), "module.exports = 1;\n");
   writeFileSync(join(root, "node_modules/old/index.js"), "module.exports = 2;\n");
   const cut = Date.now() + 1;
-  await untilCtimeAfter(root, cut);
+  await untilCtimeAfter(`${root}.probe`, cut);
   return { root, cut };
 }
 

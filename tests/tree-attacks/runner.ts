@@ -4,6 +4,7 @@
  * case cannot pass on an unrelated error).
  */
 
+import { mkdirSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { PROBED_SLACK_MS } from "../../src/baseline/_settle.js";
 import { A2, ATTACKS, type Attack, FIXTURE, ignoredFixture } from "./cases.js";
@@ -23,7 +24,7 @@ export function runAttack(a: Attack): Outcome {
   try {
     ignoredFixture(r);
     a.setup?.(r);
-    if (a.settled) sleepPastSlack();
+    if (a.settled) settleBeforePacket(r);
     const wright = a.role !== "scout";
     const role = wright ? "devrites-slice-wright" : "devrites-evidence-scout";
     const allow = wright ? (a.allow ?? ["src/a.ts"]) : [];
@@ -48,10 +49,14 @@ export function runAttack(a: Attack): Outcome {
 }
 
 /**
- * Wait out the mark's slack and one more second (an index entry's ctime is judged in whole seconds), without
- * writing in the repository (a file made in a folder unsettles it).
+ * Put the repository where a run after the first finds it: the workspace folder exists (so `packet new`
+ * probes the file system's clock there and creating the folder does not touch the root after the mark), then
+ * wait out the probed slack and one more second (an index entry's ctime is judged in whole seconds) without
+ * writing in the repository (a file made in a folder unsettles it). Without this every path is too young to
+ * be settled and the cases would pass without ever reaching the fast paths they attack.
  */
-function sleepPastSlack(): void {
+function settleBeforePacket(r: AttackRepo): void {
+  mkdirSync(r.abs(".devrites"), { recursive: true });
   Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, PROBED_SLACK_MS + 1_200);
 }
 
