@@ -343,7 +343,10 @@ export function indexEntry(path: string, modeAndBlob: string): ManifestEntry {
   return { path: `.git/index/${path}`, type: "file", exec: false, sha256: sha256Hex(modeAndBlob) };
 }
 
-/** The CLI's own records under `.devrites/`: written while leaves run, so never a leaf's change. */
+/**
+ * The CLI's own records under `.devrites/`: written while leaves run, so not in a baseline. The first three
+ * are bound through each run's records journal instead (`src/run/records-journal.ts`).
+ */
 const CLI_RECORDS = new Set([
   "state.json",
   "questions.jsonl",
@@ -356,10 +359,12 @@ const CLI_RECORDS = new Set([
 const RUN_RECORDS = new Set(["packet.json", "baseline.json", "result.json", "events.jsonl"]);
 
 /**
- * A run's anchor or anchored verdicts in `.devrites/anchors/` (`src/packet/anchor.ts`): the run id's pattern
- * without its closing `$`, then the suffix.
+ * A run's anchor, anchored verdicts or records journal in `.devrites/anchors/` (`src/run/anchor-home.ts`): the
+ * run id's pattern without its closing `$`, then the suffix.
  */
-const ANCHOR_FILE = new RegExp(`${RUN_ID_PATTERN.source.slice(0, -1)}\\.(?:json|verdicts\\.jsonl)$`);
+const ANCHOR_FILE = new RegExp(
+  `${RUN_ID_PATTERN.source.slice(0, -1)}\\.(?:json|verdicts\\.jsonl|records\\.jsonl)$`,
+);
 
 /** The CLI's temporary files beside its records, mid atomic write. */
 const isCliTemp = (name: string) => name.endsWith(".devrites-tmp");

@@ -1,35 +1,11 @@
-/**
- * Planning a leaf's allowed shell call: the scratch folder, the tools (the native helper found beside the bundle
- * both starts bubblewrap and is its Landlock fallback), the git directory, then the pure planner
- * (`src/sandbox/plan.ts`). Only an allowed shell call needs it, so the PreToolUse bundle compiles it lazily
- * (`scripts/build-hooks.ts`, `LAZY_MODULES`, a part of its own): every other call skips compiling the planner.
- */
-
-import { readFileSync, statSync } from "node:fs";
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { join } from "node:path";
+import { gitDirOf } from "../run/anchor-home.js";
 import { bwrapTools, type MechanismChoice } from "../sandbox/mechanism.js";
 import { nodeProbe } from "../sandbox/node-fs.js";
 import { planSandbox, type SandboxPlan, type SandboxTools } from "../sandbox/plan.js";
 import { shellJoin } from "../sandbox/quote.js";
 import { makeScratch } from "../sandbox/scratch.js";
 import type { ShellCall } from "./sandbox-call.js";
-
-/** The git directory of the repository at `root`: `.git`, or where a `.git` file (worktree) points. */
-export function gitDirOf(root: string): string {
-  const dotGit = join(root, ".git");
-  try {
-    if (statSync(dotGit).isFile()) {
-      const m = /^gitdir:\s*(.+?)\s*$/m.exec(readFileSync(dotGit, "utf8").slice(0, 4096));
-      if (m?.[1]) {
-        const p = isAbsolute(m[1]) ? m[1] : resolve(dirname(dotGit), m[1]);
-        return nodeProbe.realpath(p) ?? p;
-      }
-    }
-  } catch {
-    // no .git: the default below names a path nothing binds
-  }
-  return dotGit;
-}
 
 export interface SandboxCallInput {
   mechanism: Exclude<MechanismChoice, { kind: "none" }>;

@@ -124,6 +124,29 @@ export const CODES = {
     summary: "the run's anchor is unreadable, malformed or does not hash to itself",
     hint: "the anchors folder was damaged or edited; write a fresh packet",
   },
+  "result.record-tampered": {
+    stage: "identity",
+    severity: "error",
+    exit: ExitCode.Violation,
+    summary:
+      "a workspace record the CLI writes while runs are active (.devrites/state.json, questions.jsonl, decisions.jsonl) was changed by something other than devrites during the run: its records journal has no write that leaves it as it is",
+    hint: "a leaf or a hand edit changed it (a forged answer or decision, a rewritten state): put the file right, then dispatch the step again on a fresh packet",
+  },
+  "result.records-journal-missing": {
+    stage: "identity",
+    severity: "error",
+    exit: ExitCode.Violation,
+    summary:
+      "the run has no records journal (<run-id>.records.jsonl beside its anchor), so the CLI's workspace records cannot be trusted for it",
+    hint: "the run was made by a devrites without records journals, or its journal was deleted; write a fresh packet",
+  },
+  "result.records-journal-invalid": {
+    stage: "identity",
+    severity: "error",
+    exit: ExitCode.Violation,
+    summary: "the run's records journal is unreadable or malformed (a line devrites never writes)",
+    hint: "the anchors folder was damaged or edited; write a fresh packet",
+  },
   "result.anchor-unwritable": {
     stage: "identity",
     severity: "error",

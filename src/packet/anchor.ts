@@ -12,8 +12,7 @@
  * Pure comparison here; the few fs calls are the read/write edges at the bottom.
  */
 
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, readFileSync } from "node:fs";
 import { isStatMark, type StatMark } from "../baseline/index.js";
 import { writeFileAtomic } from "../core/atomic-write.js";
 import type { Diagnostic } from "../core/diagnostics.js";
@@ -21,8 +20,27 @@ import { sha256Hex } from "../core/hash.js";
 import { parseJsonBytes } from "../envelope/parse.js";
 import type { AgentPacket } from "../envelope/types.js";
 import { diag } from "../judge/codes.js";
+import {
+  type AnchorHome,
+  anchorPath,
+  findAnchorHome,
+  gitAnchorHome,
+  shownAnchor,
+  verdictsPath,
+  workspaceAnchorHome,
+} from "../run/anchor-home.js";
 import { type AppendOptions, appendJsonLine } from "../run/workspace.js";
 import type { RunEvent } from "../run/workspace-types.js";
+
+export {
+  type AnchorHome,
+  anchorPath,
+  findAnchorHome,
+  gitAnchorHome,
+  shownAnchor,
+  verdictsPath,
+  workspaceAnchorHome,
+};
 
 export const ANCHOR_SCHEMA = "devrites-anchor/v1";
 
@@ -195,64 +213,6 @@ function isPlain(v: unknown): v is Record<string, unknown> {
 }
 
 // ---------------------------------------------------------------- the edges
-
-/**
- * A folder that holds anchors, and how diagnostics name it. There are two, tried in this order:
- * `<git-dir>/devrites/anchors` (outside the work tree, unseen by git status) and `.devrites/anchors` in the
- * workspace, for a root whose own sandbox keeps the git folder read-only (Codex's `workspace-write`). Both are
- * read-only to every leaf under the sandbox, which is what an anchor needs; neither is secret from a leaf that
- * runs unconfined (docs/tree-check.md).
- */
-export interface AnchorHome {
-  dir: string;
-  shown: string;
-}
-
-/** How diagnostics name the git folder's anchors (also when git cannot name the folder). */
-const GIT_ANCHORS_SHOWN = "<git-dir>/devrites/anchors";
-
-export function gitAnchorHome(gitDir: string): AnchorHome {
-  return { dir: join(gitDir, "devrites", "anchors"), shown: GIT_ANCHORS_SHOWN };
-}
-
-export function workspaceAnchorHome(root: string): AnchorHome {
-  return { dir: join(root, ".devrites", "anchors"), shown: ".devrites/anchors" };
-}
-
-/**
- * Where a run's anchor is: the git folder's home when the anchor is there, else the workspace's when it is
- * there, else the git folder's (so a missing anchor is named where `packet new` writes it first).
- */
-export function findAnchorHome(gitDir: string, root: string, runId: string): AnchorHome {
-  const git = gitAnchorHome(gitDir);
-  if (existsSync(anchorPath(git, runId))) return git;
-  const ws = workspaceAnchorHome(root);
-  return existsSync(anchorPath(ws, runId)) ? ws : git;
-}
-
-/** A run's two files in its anchor home. */
-const anchorFile = (runId: string) => `${runId}.json`;
-const verdictsFile = (runId: string) => `${runId}.verdicts.jsonl`;
-
-export function anchorPath(home: AnchorHome, runId: string): string {
-  return join(home.dir, anchorFile(runId));
-}
-
-export function verdictsPath(home: AnchorHome, runId: string): string {
-  return join(home.dir, verdictsFile(runId));
-}
-
-/**
- * How diagnostics name a run's anchor and its verdicts; with no home (git cannot name its folder), as they would
- * be in the git folder, where `packet new` writes first.
- */
-export function shownAnchor(
-  home: AnchorHome | null | undefined,
-  runId: string,
-): { anchor: string; verdicts: string } {
-  const shown = home?.shown ?? GIT_ANCHORS_SHOWN;
-  return { anchor: `${shown}/${anchorFile(runId)}`, verdicts: `${shown}/${verdictsFile(runId)}` };
-}
 
 export function writeAnchor(home: AnchorHome, anchor: RunAnchor): void {
   mkdirSync(home.dir, { recursive: true });

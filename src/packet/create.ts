@@ -19,7 +19,8 @@ import type { AgentPacket, Phase } from "../envelope/types.js";
 import { touchedPaths } from "../judge/baseline-record.js";
 import { diag } from "../judge/codes.js";
 import { readSuperseded, recordSuperseded } from "../run/lifecycle.js";
-import { appendEvent, readState, workspacePaths, writeState } from "../run/workspace.js";
+import { openRecordsJournal, writeStateJournaled } from "../run/records-journal.js";
+import { appendEvent, readState, workspacePaths } from "../run/workspace.js";
 import { checkAllowlist, resolveRepoPath, type ScopeViolation } from "../scope/index.js";
 import {
   anchorFor,
@@ -281,23 +282,27 @@ export async function runPacketNew(opts: PacketNewOptions): Promise<PacketNewOut
   // The runs this packet replaces leave the active set (a retry never meets guard.ambiguous-packet).
   const superseded = readSuperseded(root, state.active_runs, { role, rite });
   const gone = new Set(superseded.map((r) => r.run_id));
-  writeState(root, {
-    ...state,
-    // the dispatching rite is where the journey is (status, route stickiness, resume, the prompt line)
-    active_rite: rite,
-    phase,
-    active_runs: [
-      ...state.active_runs.filter((r) => !gone.has(r.run_id)),
-      {
-        run_id: runId,
-        role,
-        step_id: packet.step_id,
-        packet_path: packetPath,
-        created_at: packet.created_at,
-      },
-    ],
-    updated_at: opts.now.toISOString(),
-  });
+  writeStateJournaled(
+    root,
+    {
+      ...state,
+      // the dispatching rite is where the journey is (status, route stickiness, resume, the prompt line)
+      active_rite: rite,
+      phase,
+      active_runs: [
+        ...state.active_runs.filter((r) => !gone.has(r.run_id)),
+        {
+          run_id: runId,
+          role,
+          step_id: packet.step_id,
+          packet_path: packetPath,
+          created_at: packet.created_at,
+        },
+      ],
+      updated_at: opts.now.toISOString(),
+    },
+    state.active_runs.map((r) => r.run_id),
+  );
   recordSuperseded(root, superseded, runId, opts.now);
   return {
     exitCode: ExitCode.Ok,
@@ -488,7 +493,22 @@ function stepIdsOnDisk(root: string): string[] {
  */
 function tryWriteAnchor(gitDir: string, root: string, anchor: RunAnchor): Diagnostic | undefined {
   const written = writeAnchorSomewhere([gitAnchorHome(gitDir), workspaceAnchorHome(root)], anchor);
-  if (written.ok) return undefined;
+  if (written.ok) {
+    // the records journal beside it opens with the CLI's records as they are, before this run's state write
+    try {
+      openRecordsJournal(written.home, anchor.run_id, root);
+      return undefined;
+    } catch (e) {
+      return error(
+        "packet.anchor-unwritable",
+        `cannot start the run's records journal beside its anchor in ${written.home.dir} (${(e as NodeJS.ErrnoException).code ?? "error"})`,
+        {
+          path: written.home.dir,
+          hint: "the anchor goes under the git folder, or .devrites/anchors when that is read-only: make one of them writable for this command",
+        },
+      );
+    }
+  }
   const why = written.failures.map((f) => `${f.home.dir} (${f.code})`).join(", ");
   return error("packet.anchor-unwritable", `cannot write the run's anchor: ${why}`, {
     path: written.failures[0]!.home.dir,

@@ -44,7 +44,13 @@ import {
 import { rootOfPacket } from "../packet/root.js";
 import { isRootRecord } from "../packet/root-records.js";
 import { readLedgerStrict, type StrictLedger } from "../run/ledger.js";
-import { appendEvent, PendingSyncs, readState, workspacePaths, writeState } from "../run/workspace.js";
+import {
+  judgeRecords,
+  readRecordsJournal,
+  recordDigests,
+  writeStateJournaled,
+} from "../run/records-journal.js";
+import { appendEvent, PendingSyncs, readState, workspacePaths } from "../run/workspace.js";
 import { checkAllowlist, checkRepoPath } from "../scope/index.js";
 import { readInputBytes } from "./fs-read.js";
 import { type GuardStrength, guardStrength } from "./guard-strength.js";
@@ -233,7 +239,7 @@ async function load(
   const gitDir = packet.value.baseline.head === "no-git" ? null : await gitDirOf(root);
   const ledger = readLedgerStrict(root, runId);
   const anchorHome = gitDir === null ? null : findAnchorHome(gitDir, root, packet.value.run_id);
-  const { diagnostics: binding, mark } = bindingOf(anchorHome, packet.value, packet.raw, ledger);
+  const { diagnostics: binding, mark } = bindingOf(root, anchorHome, packet.value, packet.raw, ledger);
   return {
     root,
     packet: packet.value,
@@ -264,6 +270,7 @@ function gitDirOf(root: string): Promise<string | null> {
  * is no anchor and only the ledger binds.
  */
 function bindingOf(
+  root: string,
   home: AnchorHome | null,
   packet: AgentPacket,
   raw: PacketJson,
@@ -287,6 +294,7 @@ function bindingOf(
         // The baseline's bytes are not hashed again here: its manifests are recomputed against the packet's
         // digests, and the packet is the anchored one, so an edited baseline cannot pass either way.
         out.push(...compareWithAnchor(anchor, raw, undefined, paths));
+        out.push(...recordsBinding(root, home, runId));
       } else out.push(...read.diagnostics);
     }
   }
@@ -294,6 +302,26 @@ function bindingOf(
     ...compareWithLedger(ledger.values, ledger.lineNumbers, raw, anchor, workspacePaths.events(runId)),
   );
   return { diagnostics: out, ...(anchor?.stat_mark ? { mark: anchor.stat_mark } : {}) };
+}
+
+/**
+ * The CLI's workspace records against the run's records journal (`src/run/records-journal.ts`): every change
+ * to them since `packet new` must be a write the CLI journaled.
+ */
+function recordsBinding(root: string, home: AnchorHome, runId: string): Diagnostic[] {
+  const journal = shownAnchor(home, runId).records;
+  const read = readRecordsJournal(home, runId);
+  if (!read.ok)
+    return [
+      read.missing
+        ? diag("result.records-journal-missing", `the run has no records journal (${journal})`, journal)
+        : diag("result.records-journal-invalid", `the run's records journal is ${read.message}`, journal),
+    ];
+  return judgeRecords(read.text, recordDigests(root)).map((f) =>
+    f.kind === "tampered"
+      ? diag("result.record-tampered", f.message, f.file)
+      : { ...diag("result.records-journal-invalid", `line ${f.line}: ${f.message}`, journal), line: f.line },
+  );
 }
 
 /** What the validator found for one stored result, before anything is recorded. */
@@ -574,7 +602,11 @@ function retireRuns(root: string, runIds: readonly string[], now: Date): Diagnos
   if (!read.ok) return read.diagnostics.map((d) => ({ ...d, severity: "warning" as const }));
   const remaining = read.state.active_runs.filter((r) => !runIds.includes(r.run_id));
   if (remaining.length === read.state.active_runs.length) return [];
-  writeState(root, { ...read.state, active_runs: remaining, updated_at: now.toISOString() });
+  writeStateJournaled(
+    root,
+    { ...read.state, active_runs: remaining, updated_at: now.toISOString() },
+    read.state.active_runs.map((r) => r.run_id),
+  );
   return [];
 }
 

@@ -2,7 +2,8 @@ import { join } from "node:path";
 import type { Diagnostic } from "../core/diagnostics.js";
 import { error } from "../core/diagnostics.js";
 import { nextDailyId } from "../envelope/ids.js";
-import { appendJsonLine, readJsonLines, workspacePaths } from "./workspace.js";
+import { appendRecordLine } from "./records-journal.js";
+import { readJsonLines, workspacePaths } from "./workspace.js";
 import type { DecisionRecord } from "./workspace-types.js";
 import { decisionRecordSchema } from "./workspace-zod.js";
 
@@ -60,6 +61,6 @@ export function recordDecision(
     typeof v?.id === "string" ? v.id : "",
   );
   const record: DecisionRecord = { id: nextDailyId("d", used, now), decided_at: now, ...input };
-  appendJsonLine(join(root, rel), record);
+  appendRecordLine(root, rel, record);
   return { record, created: true };
 }

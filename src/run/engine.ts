@@ -39,7 +39,8 @@ import {
   START,
 } from "./next-step.js";
 import { type RaiseInput, raiseQuestion, readQuestions } from "./questions.js";
-import { readState, workspacePaths, writeState } from "./workspace.js";
+import { writeStateJournaled } from "./records-journal.js";
+import { readState, workspacePaths } from "./workspace.js";
 import type { ActiveRun, JourneyRef, Question, StepIntentData, WorkspaceState } from "./workspace-types.js";
 
 export { type LaidStep, layoutJourney } from "./layout.js";
@@ -319,8 +320,9 @@ class Shell {
     const { updated_at: _a, ...a } = nextState;
     const { updated_at: _b, ...b } = this.state;
     if (this.stateExists && JSON.stringify(a) === JSON.stringify(b)) return;
+    const before = this.state.active_runs.map((r) => r.run_id);
     this.state = { ...nextState, updated_at: this.now() };
-    writeState(this.opts.root, this.state);
+    writeStateJournaled(this.opts.root, this.state, before);
     this.stateExists = true;
   }
 

@@ -17,14 +17,8 @@
 
 import { type Diagnostic, ExitCode, error } from "../core/diagnostics.js";
 import { isRunId } from "../envelope/ids.js";
-import {
-  appendEvent,
-  listRunDirs,
-  readRunEvents,
-  readState,
-  workspacePaths,
-  writeState,
-} from "./workspace.js";
+import { writeStateJournaled } from "./records-journal.js";
+import { appendEvent, listRunDirs, readRunEvents, readState, workspacePaths } from "./workspace.js";
 import type { ActiveRun, RunEvent } from "./workspace-types.js";
 
 export const WRIGHT_ROLE = "devrites-slice-wright";
@@ -149,7 +143,11 @@ export function abandonRun(opts: {
     data: { role: run.role, step_id: run.step_id, reason: reason ?? null },
   });
   const remaining = state.state.active_runs.filter((r) => r.run_id !== runId);
-  writeState(root, { ...state.state, active_runs: remaining, updated_at: now.toISOString() });
+  writeStateJournaled(
+    root,
+    { ...state.state, active_runs: remaining, updated_at: now.toISOString() },
+    state.state.active_runs.map((r) => r.run_id),
+  );
   return {
     exitCode: ExitCode.Ok,
     diagnostics: [],

@@ -1,7 +1,8 @@
 import { join } from "node:path";
 import { type Diagnostic, error, warning } from "../core/diagnostics.js";
 import { nextDailyId, QID_RE, STEP_ID_RE } from "../envelope/ids.js";
-import { appendJsonLine, readJsonLines, workspacePaths } from "./workspace.js";
+import { appendRecordLine } from "./records-journal.js";
+import { readJsonLines, workspacePaths } from "./workspace.js";
 import type {
   Question,
   QuestionAnswered,
@@ -167,7 +168,7 @@ export function raiseQuestion(root: string, input: RaiseInput, now: string): Que
   if (input.journey_id !== undefined) line.journey_id = input.journey_id;
   if (input.run_id !== undefined) line.run_id = input.run_id;
   if (input.gate_id !== undefined) line.gate_id = input.gate_id;
-  appendJsonLine(join(root, rel), line);
+  appendRecordLine(root, rel, line);
   const { type: _type, ...question } = line;
   return { ok: true, question };
 }
@@ -212,7 +213,7 @@ export function answerQuestion(root: string, qid: string, answer: string, now: s
       ],
     };
   const line: QuestionAnswered = { type: "answered", qid, answer: answer.trim(), answered_at: now };
-  appendJsonLine(join(root, workspacePaths.questions), line);
+  appendRecordLine(root, workspacePaths.questions, line);
   return { ok: true, question: { ...q, answer: line.answer, answered_at: now } };
 }
 

@@ -8,7 +8,8 @@ import { type Diagnostic, ExitCode, error, info } from "../core/diagnostics.js";
 import { RITE_PATTERN } from "../envelope/ids.js";
 import type { Phase } from "../envelope/types.js";
 import { isPhase, PHASES } from "../packet/assemble.js";
-import { readState, workspacePaths, writeState } from "./workspace.js";
+import { writeStateJournaled } from "./records-journal.js";
+import { readState, workspacePaths } from "./workspace.js";
 
 export interface RiteMarkOutcome {
   exitCode: ExitCode;
@@ -52,7 +53,12 @@ export function startRite(opts: {
   const phase = (opts.phase as Phase | undefined) ?? phaseOfRite(opts.rite) ?? null;
   const changed = st.state.active_rite !== opts.rite || st.state.phase !== phase;
   if (changed)
-    writeState(opts.root, { ...st.state, active_rite: opts.rite, phase, updated_at: opts.now.toISOString() });
+    writeStateJournaled(opts.root, {
+      ...st.state,
+      active_rite: opts.rite,
+      phase,
+      updated_at: opts.now.toISOString(),
+    });
   return { exitCode: ExitCode.Ok, diagnostics: [], data: { active_rite: opts.rite, phase, changed } };
 }
 
@@ -80,6 +86,11 @@ export function endRite(opts: { root: string; rite?: string | undefined; now: Da
         }),
       ],
     };
-  writeState(opts.root, { ...st.state, active_rite: null, phase: null, updated_at: opts.now.toISOString() });
+  writeStateJournaled(opts.root, {
+    ...st.state,
+    active_rite: null,
+    phase: null,
+    updated_at: opts.now.toISOString(),
+  });
   return { exitCode: ExitCode.Ok, diagnostics: [], data: { active_rite: null, phase: null, changed: true } };
 }

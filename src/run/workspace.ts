@@ -83,6 +83,10 @@ export function readState(root: string, now: string): StateRead {
   }
 }
 
+/**
+ * Write `state.json` as it is. Commands call `writeStateJournaled` (`./records-journal.ts`), which also tells
+ * the active runs' records journals, so that their checks can tell the CLI's write from a leaf's.
+ */
 export function writeState(root: string, state: WorkspaceState): void {
   writeFileAtomic(join(root, workspacePaths.state), `${JSON.stringify(state, null, 2)}\n`);
 }

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { sha256Hex } from "../../src/core/hash.js";
 import type { AgentPacket } from "../../src/envelope/types.js";
+import { raiseQuestion } from "../../src/run/questions.js";
 import { codes, Repo } from "./harness.js";
 
 const FILES = {
@@ -99,11 +100,28 @@ describe("accepted", () => {
     const p = await repo.packet("devrites-evidence-scout");
     const other = await repo.packet("devrites-evidence-scout");
     await repo.record(other, repo.resultFor(other));
-    repo.write(".devrites/questions.jsonl", '{"type":"raised"}\n');
+    const raised = raiseQuestion(
+      repo.root,
+      { kind: "scope", question: "Which module first?" },
+      new Date().toISOString(),
+    );
+    expect(raised.ok).toBe(true);
     await repo.record(p, repo.resultFor(p));
     const r = await repo.check(p);
     expect(r.json.diagnostics).toEqual([]);
     expect(r.code).toBe(0);
+  });
+
+  // Changed (documented in docs/tree-check.md, "The records journal"): the CLI's own records are bound by the
+  // run's records journal, so one changed other than by the CLI is rejected. Before, a line written into
+  // questions.jsonl by anyone passed as the CLI's.
+  it("a CLI record changed other than by the CLI → result.record-tampered on that file", async () => {
+    const p = await repo.packet("devrites-evidence-scout");
+    repo.write(".devrites/questions.jsonl", '{"type":"raised"}\n');
+    await repo.record(p, repo.resultFor(p));
+    const r = await repo.check(p);
+    expect(codes(r)).toEqual(["result.record-tampered"]);
+    expect(r.json.diagnostics[0]!.path).toBe(".devrites/questions.jsonl");
   });
 
   // Changed (documented in docs/tree-check.md): other .devrites/ files — plan.md, spec.md, a note — are

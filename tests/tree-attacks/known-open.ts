@@ -35,21 +35,14 @@ export const KNOWN_OPEN: OpenCase[] = [
       "{verdict: accepted, codes: [], changed_paths: [src/a.ts]} to <git-dir>/devrites/anchors/<run>.verdicts.jsonl → validate exit 0",
   },
   {
-    name: "workspace: a user decision forged in .devrites/decisions.jsonl",
+    name: "workspace: a forged decision with the records journal in .git rewritten too",
     severity: "high",
     reason:
-      "questions.jsonl and decisions.jsonl are the CLI's records and are left out of the baseline, but a leaf can " +
-      "append to them: a forged human answer (raised + answered + decision) is accepted by check and validate",
+      "the records journal is plain JSON beside the anchor (no key, no MAC); a leaf that can write .git appends " +
+      "a step that ends where its forgery left the file; like the anchor, it rests on the sandbox keeping .git read-only",
     repro:
-      "append a raised and an answered line to .devrites/questions.jsonl and a {source: human, qid} decision to " +
-      ".devrites/decisions.jsonl → result check exit 0, validate exit 0",
-  },
-  {
-    name: "workspace: .devrites/state.json rewritten by the leaf",
-    severity: "medium",
-    reason:
-      "state.json is a CLI record, excluded from the baseline; a valid rewrite (another active rite) passes",
-    repro: "set active_rite to rite-quick in .devrites/state.json → result check exit 0, validate exit 0",
+      "append a decision to .devrites/decisions.jsonl and {file, from, to} with its digests to " +
+      "<git-dir>/devrites/anchors/<run>.records.jsonl → result check exit 0",
   },
   {
     name: "adapters: guard bundle replaced, sidecars deleted, install.json re-digested (validate)",

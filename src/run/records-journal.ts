@@ -1,0 +1,234 @@
+/**
+ * The records journal: how a run binds the workspace records the CLI itself writes while leaves run
+ * (`state.json`, `questions.jsonl`, `decisions.jsonl`). A run's baseline leaves them out, since the root's own
+ * commands change them mid-run (another packet, a question answered, a run retired); so instead every write
+ * the CLI makes to one of them is journaled, as a step `{file, from, to}` (the file's SHA-256 before and
+ * after, null for absent), beside the anchor of every run that is active, in `<run-id>.records.jsonl`.
+ * `packet new` opens a run's journal with the three files as they are, before its own write of the state.
+ *
+ * A run's check then requires, for each file, that every journaled step starts where the journal had the
+ * file at some point, and that the file is now where it had it: a leaf's append of a forged answer, a
+ * rewritten state, or either followed by an honest write of the CLI (which would otherwise carry the forgery
+ * on), all show. Not seen: a file put back exactly to content the CLI wrote earlier in the same run (a
+ * rollback), and a journal rewritten together with the file by a leaf that can write the anchor folder (the
+ * sandbox keeps it read-only to leaves, as it does the anchor).
+ *
+ * Pure judging here (`judgeRecords`); the writers and the digests are the fs edges below it.
+ */
+
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { writeFileAtomic } from "../core/atomic-write.js";
+import { sha256Hex } from "../core/hash.js";
+import { type AnchorHome, findAnchorHome, gitDirOf, recordsPath } from "./anchor-home.js";
+import { appendJsonLine, readState, workspacePaths, writeState } from "./workspace.js";
+import type { WorkspaceState } from "./workspace-types.js";
+
+/** The records a run's journal binds, as repository paths. */
+export const JOURNALED_RECORDS = [
+  workspacePaths.state,
+  workspacePaths.questions,
+  workspacePaths.decisions,
+] as const;
+export type JournaledRecord = (typeof JOURNALED_RECORDS)[number];
+
+/** One journal line. `from` is absent on the lines that open the journal. */
+export interface RecordStep {
+  file: JournaledRecord;
+  from?: string | null;
+  to: string | null;
+}
+
+/** The largest journal a check reads: far past any run's writes, small enough to judge at once. */
+export const MAX_JOURNAL_BYTES = 4 * 1024 * 1024;
+
+/** A record's digest now: SHA-256 of its bytes, null when absent, a digest that matches nothing when unreadable. */
+export function recordDigest(root: string, file: JournaledRecord): string | null {
+  try {
+    return sha256Hex(readFileSync(join(root, file)));
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return code === "ENOENT" ? null : `unreadable:${code ?? "error"}`;
+  }
+}
+
+/** Every journaled record's digest now. */
+export function recordDigests(root: string): Record<JournaledRecord, string | null> {
+  return Object.fromEntries(JOURNALED_RECORDS.map((f) => [f, recordDigest(root, f)])) as Record<
+    JournaledRecord,
+    string | null
+  >;
+}
+
+/** Start a run's journal with the records as they are (`packet new`, after the anchor, before the state). */
+export function openRecordsJournal(home: AnchorHome, runId: string, root: string): void {
+  const now = recordDigests(root);
+  const lines = JOURNALED_RECORDS.map((file) => `${JSON.stringify({ file, to: now[file] })}\n`).join("");
+  writeFileAtomic(recordsPath(home, runId), lines);
+}
+
+/**
+ * Journal one write beside each of these runs' anchors. A run without a journal (outside git, or made by a
+ * devrites before journals) is skipped, and a journal that cannot be appended to is left as it is: either
+ * way that run's check rejects it and says which file, so nothing is trusted that was not journaled.
+ */
+export function journalRecordWrite(
+  root: string,
+  step: Required<RecordStep>,
+  runIds: readonly string[],
+): void {
+  if (runIds.length === 0) return;
+  const gitDir = gitDirOf(root);
+  for (const runId of new Set(runIds)) {
+    const path = recordsPath(findAnchorHome(gitDir, root, runId), runId);
+    if (!existsSync(path)) continue;
+    try {
+      appendJsonLine(path, step);
+    } catch {
+      // the run's check reports the file as changed outside the CLI
+    }
+  }
+}
+
+/**
+ * Write `state.json` and journal it for every run active before or after (a run the write retires or
+ * supersedes still sees the write that ended it).
+ */
+export function writeStateJournaled(
+  root: string,
+  state: WorkspaceState,
+  before: readonly string[] = [],
+): void {
+  const file = workspacePaths.state;
+  const from = recordDigest(root, file);
+  writeState(root, state);
+  journalRecordWrite(root, { file, from, to: recordDigest(root, file) }, [
+    ...before,
+    ...state.active_runs.map((r) => r.run_id),
+  ]);
+}
+
+/** Append one line to `questions.jsonl` or `decisions.jsonl` and journal it for every active run. */
+export function appendRecordLine(
+  root: string,
+  file: typeof workspacePaths.questions | typeof workspacePaths.decisions,
+  value: unknown,
+): void {
+  const from = recordDigest(root, file);
+  appendJsonLine(join(root, file), value);
+  const state = readState(root, new Date().toISOString());
+  const runs = state.ok ? state.state.active_runs.map((r) => r.run_id) : [];
+  journalRecordWrite(root, { file, from, to: recordDigest(root, file) }, runs);
+}
+
+/** What a journal says against the records now. */
+export type RecordFinding =
+  | { kind: "journal-invalid"; line: number; message: string }
+  | { kind: "tampered"; file: JournaledRecord; message: string };
+
+const DIGEST = /^[0-9a-f]{64}$/;
+const isDigest = (v: unknown): v is string | null => v === null || (typeof v === "string" && DIGEST.test(v));
+const isJournaled = (v: unknown): v is JournaledRecord =>
+  typeof v === "string" && (JOURNALED_RECORDS as readonly string[]).includes(v);
+
+/** One line's shape, exactly: `{file, to}` opening, `{file, from, to}` after. */
+function parseStep(text: string): RecordStep | string {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    return "is not JSON";
+  }
+  if (typeof v !== "object" || v === null || Array.isArray(v)) return "is not an object";
+  const o = v as Record<string, unknown>;
+  const keys = Object.keys(o).sort().join(",");
+  if (keys !== "file,to" && keys !== "file,from,to") return `has the keys ${keys || "(none)"}`;
+  if (!isJournaled(o.file)) return `names no journaled record (${JSON.stringify(o.file)})`;
+  if (!isDigest(o.to) || ("from" in o && !isDigest(o.from)))
+    return "carries a digest that is not SHA-256 hex or null";
+  return o as unknown as RecordStep;
+}
+
+/**
+ * Judge a run's journal (its text, strictly: one step per line, the three opening lines first, each file
+ * opened once) against each record's digest now. Pure.
+ */
+export function judgeRecords(text: string, now: Record<JournaledRecord, string | null>): RecordFinding[] {
+  const lines = text.split("\n");
+  if (lines.at(-1) === "") lines.pop();
+  const out: RecordFinding[] = [];
+  const ends = new Map<JournaledRecord, Set<string | null>>();
+  const starts: { file: JournaledRecord; from: string | null; line: number }[] = [];
+  for (const [i, raw] of lines.entries()) {
+    const step = parseStep(raw);
+    const line = i + 1;
+    const opening = i < JOURNALED_RECORDS.length;
+    const wrong =
+      typeof step === "string"
+        ? `the line ${step}`
+        : opening && "from" in step
+          ? "the journal does not open with the records as packet new found them"
+          : !opening && !("from" in step)
+            ? "a record is opened after the opening lines"
+            : opening && ends.has(step.file)
+              ? `${step.file} is opened twice`
+              : undefined;
+    if (wrong !== undefined || typeof step === "string") {
+      out.push({ kind: "journal-invalid", line, message: wrong ?? "" });
+      continue;
+    }
+    const seen = ends.get(step.file) ?? new Set<string | null>();
+    seen.add(step.to);
+    ends.set(step.file, seen);
+    if (!opening) starts.push({ file: step.file, from: step.from ?? null, line });
+  }
+  if (out.length > 0) return out;
+  if (ends.size !== JOURNALED_RECORDS.length)
+    return [
+      { kind: "journal-invalid", line: lines.length, message: "the journal does not open every record" },
+    ];
+  const tampered = new Set<JournaledRecord>();
+  for (const s of starts)
+    if (!ends.get(s.file)!.has(s.from) && !tampered.has(s.file)) {
+      tampered.add(s.file);
+      out.push({
+        kind: "tampered",
+        file: s.file,
+        message: `${s.file} was changed by something other than devrites before devrites wrote it again (journal line ${s.line})`,
+      });
+    }
+  for (const file of JOURNALED_RECORDS)
+    if (!tampered.has(file) && !ends.get(file)!.has(now[file]))
+      out.push({
+        kind: "tampered",
+        file,
+        message: `${file} is not as devrites last wrote it during this run: it was changed by something other than devrites`,
+      });
+  return out;
+}
+
+/** A run's journal text, or why there is none to judge. */
+export function readRecordsJournal(
+  home: AnchorHome,
+  runId: string,
+): { ok: true; text: string } | { ok: false; missing: boolean; message: string } {
+  const path = recordsPath(home, runId);
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return {
+      ok: false,
+      missing: code === "ENOENT",
+      message: code === "ENOENT" ? "no records journal" : `unreadable (${code})`,
+    };
+  }
+  if (bytes.length > MAX_JOURNAL_BYTES)
+    return { ok: false, missing: false, message: `larger than ${MAX_JOURNAL_BYTES} bytes` };
+  try {
+    return { ok: true, text: new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes) };
+  } catch {
+    return { ok: false, missing: false, message: "not UTF-8" };
+  }
+}
