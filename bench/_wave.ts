@@ -12,7 +12,8 @@ import { ROLES, type RoleName } from "../src/envelope/roles.js";
 import type { AgentPacket } from "../src/envelope/types.js";
 import { anchorFor, gitAnchorHome, readAnchor, writeAnchor } from "../src/packet/anchor.js";
 import { buildBaselineRecord, buildPacket } from "../src/packet/assemble.js";
-import { appendEvent, readState, workspacePaths, writeState } from "../src/run/workspace.js";
+import { openRecordsJournal, writeStateJournaled } from "../src/run/records-journal.js";
+import { appendEvent, readState, workspacePaths } from "../src/run/workspace.js";
 
 const READ_ONLY: RoleName[] = [
   "devrites-evidence-scout",
@@ -58,6 +59,7 @@ export async function writeWave(
   }
   const state = readState(root, now.toISOString());
   if (!state.ok) throw new Error("state unreadable");
+  const before = state.state.active_runs.map((r) => r.run_id);
   for (const p of packets) {
     mkdirSync(join(root, workspacePaths.runDir(p.run_id)), { recursive: true });
     if (p !== first) {
@@ -67,7 +69,10 @@ export async function writeWave(
       writeFileSync(join(root, workspacePaths.baseline(p.run_id)), baselineBytes);
       // the wave shares the first run's frozen candidate, so its snapshot's mark too
       const anchor = anchorFor(p, baselineBytes, mark);
-      if (gitDir) writeAnchor(gitAnchorHome(gitDir), anchor);
+      if (gitDir) {
+        writeAnchor(gitAnchorHome(gitDir), anchor);
+        openRecordsJournal(gitAnchorHome(gitDir), p.run_id, root);
+      }
       writeFileSync(join(root, workspacePaths.packet(p.run_id)), `${JSON.stringify(p, null, 2)}\n`);
       appendEvent(root, {
         ts: now.toISOString(),
@@ -96,7 +101,7 @@ export async function writeWave(
     }
     writeFileSync(join(root, p.result_path), `${JSON.stringify(benchResult(p), null, 2)}\n`);
   }
-  writeState(root, state.state);
+  writeStateJournaled(root, state.state, before);
   return packets;
 }
 

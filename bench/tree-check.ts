@@ -34,6 +34,18 @@ function git(root: string, ...args: string[]): Buffer {
   return execFileSync("git", args, { cwd: root, stdio: ["ignore", "pipe", "ignore"], maxBuffer: 1 << 28 });
 }
 
+/** How many accepted runs `devrites validate --json` re-derived (its workspace check's detail). */
+function acceptedByValidate(stdout: string): number {
+  try {
+    const checks = (JSON.parse(stdout) as { data?: { checks?: { name: string; detail?: string }[] } }).data
+      ?.checks;
+    const m = /(\d+) accepted/.exec(checks?.find((c) => c.name === "workspace")?.detail ?? "");
+    return m ? Number(m[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
 async function ms(fn: () => Promise<unknown> | unknown): Promise<number> {
   const t = performance.now();
   await fn();
@@ -157,29 +169,35 @@ export async function run(): Promise<Row[]> {
       const first = await scoutPacket(root);
       const freeze = performance.now() - t0;
       const packets = await writeWave(root, first, WAVE, ["d0/f0.ts"]);
-      const wave = await ms(() =>
-        runResultChecks({
+      let accepted = 0;
+      const wave = await ms(async () => {
+        const outcomes = await runResultChecks({
           cwd: root,
           items: packets.map((q) => ({ result: q.result_path })),
           now: new Date(),
-        }),
-      );
+        });
+        accepted = outcomes.filter((o) => o.data?.verdict === "accepted").length;
+      });
       row(`baseline + ${WAVE} result checks (${label})`, freeze + wave, "ms", {
         target: "≤ 1500",
-        ok: freeze + wave <= 1500,
-        note: `packet new ${freeze.toFixed(0)} ms; load average ${os.loadavg()[0]?.toFixed(1)}`,
+        ok: freeze + wave <= 1500 && accepted === WAVE,
+        note: `${accepted}/${WAVE} accepted; packet new ${freeze.toFixed(0)} ms; load average ${os.loadavg()[0]?.toFixed(1)}`,
       });
 
       // devrites validate over every accepted run (re-derived from packet, result and anchored evidence)
       await runCapture(["validate", "--json"], root); // warm the command's modules
       let code = -1;
+      let stdout = "";
       const validate = await ms(async () => {
-        code = (await runCapture(["validate", "--json"], root)).code;
+        ({ code, stdout } = await runCapture(["validate", "--json"], root));
       });
+      const reDerived = acceptedByValidate(stdout);
+      const runs = listRunDirs(root).length;
       row(`devrites validate, every run so far (${label})`, validate, "ms", {
         target: "≤ 1500",
-        ok: validate <= 1500 && code === 0,
-        note: `exit ${code}; ${listRunDirs(root).length} runs`,
+        // every run so far was accepted, and validate must have re-derived each of them
+        ok: validate <= 1500 && code === 0 && reDerived === runs,
+        note: `exit ${code}; ${runs} runs, ${reDerived} accepted verdicts re-derived`,
       });
     }
     return rows;

@@ -8,23 +8,21 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os, { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { commandNames } from "../src/cli/registry.js";
 import "../src/cli/main.js"; // registers every command (the pack lint checks the commands the pack names)
-import { sampleResult } from "../src/envelope/fixtures.js";
-import { ROLES, type RoleName } from "../src/envelope/roles.js";
-import type { AgentPacket } from "../src/envelope/types.js";
+import type { RoleName } from "../src/envelope/roles.js";
 import { standInBundles } from "../src/hosts/fixtures.js";
 import { runInstall } from "../src/install/run.js";
 import { PACKAGE_HOOKS } from "../src/install/sources.js";
-import { buildBaselineRecord, buildPacket } from "../src/packet/assemble.js";
 import { runPacketNew } from "../src/packet/create.js";
 import { runResultChecks } from "../src/result/check.js";
-import { readState, workspacePaths, writeState } from "../src/run/workspace.js";
+import { workspacePaths } from "../src/run/workspace.js";
 import { validateRepo } from "../src/validate-repo/index.js";
 import type { Row } from "./_types.js";
+import { writeWave } from "./_wave.js";
 
 const REPO = fileURLToPath(new URL("..", import.meta.url));
 const BIN = join(REPO, "bin", "devrites.js");
@@ -32,7 +30,7 @@ const FILES = 20_000;
 const DIRS = 200;
 const DIRTY = 2_000;
 const RUNS = 200;
-const READ_ONLY: RoleName[] = [
+const _READ_ONLY: RoleName[] = [
   "devrites-evidence-scout",
   "devrites-plan-drafter",
   "devrites-proof-runner",
@@ -182,55 +180,7 @@ export async function run(): Promise<Row[]> {
     });
     if (first.exitCode !== 0 || !first.data)
       throw new Error(`packet new: ${JSON.stringify(first.diagnostics)}`);
-    const p0 = first.data.packet;
-    const record = JSON.parse(readFileSync(join(root, workspacePaths.baseline(p0.run_id)), "utf8"));
-    const now = new Date();
-    const state = readState(root, now.toISOString());
-    if (!state.ok) throw new Error("state");
-    const packets: AgentPacket[] = [p0];
-    for (let i = 1; i < RUNS; i++) {
-      const runId = p0.run_id.replace(/-[0-9a-f]{8}$/, `-${(i + 0x10000000).toString(16)}`);
-      const p = buildPacket(
-        {
-          runId,
-          role: READ_ONLY[i % READ_ONLY.length]!,
-          rite: "rite-build",
-          phase: "build",
-          stepNumber: i + 1,
-          objective: "Benchmark.",
-          allow: [],
-          inputs: ["d0/f0.ts"],
-          now,
-        },
-        p0.baseline,
-        record.touched,
-      );
-      packets.push(p);
-      mkdirSync(join(root, workspacePaths.runDir(runId)), { recursive: true });
-      writeFileSync(
-        join(root, workspacePaths.baseline(runId)),
-        `${JSON.stringify(buildBaselineRecord(runId, record.head, record.dirty, record.touched), null, 2)}\n`,
-      );
-      writeFileSync(join(root, workspacePaths.packet(runId)), `${JSON.stringify(p, null, 2)}\n`);
-      state.state.active_runs.push({
-        run_id: runId,
-        role: p.role,
-        step_id: p.step_id,
-        packet_path: workspacePaths.packet(runId),
-        created_at: p.created_at,
-      });
-    }
-    writeState(root, state.state);
-    for (const p of packets) {
-      const r = sampleResult(ROLES[p.role].payload);
-      r.run_id = p.run_id;
-      r.role = p.role;
-      r.baseline_id = p.baseline.id;
-      r.budget = { files_used: 1, loaded_lines_used: 10, ...p.budgets };
-      r.side_effects = { repo_writes: [], scratch_writes: [] };
-      mkdirSync(dirname(join(root, p.result_path)), { recursive: true });
-      writeFileSync(join(root, p.result_path), `${JSON.stringify(r, null, 2)}\n`);
-    }
+    const packets = await writeWave(root, first.data.packet, RUNS, ["d0/f0.ts"]);
     const checked = await runResultChecks({
       cwd: root,
       items: packets.map((p) => ({ result: p.result_path })),
@@ -238,6 +188,8 @@ export async function run(): Promise<Row[]> {
     });
     const accepted = checked.filter((o) => o.data?.verdict === "accepted").length;
     row("bench repository", FILES, "files", {
+      target: `${RUNS} runs accepted`,
+      ok: accepted === RUNS,
       note: `${DIRTY} dirty; ${RUNS} runs, ${accepted} accepted; devrites init (claude, codex)`,
     });
 

@@ -180,6 +180,8 @@ export async function run(): Promise<Row[]> {
     );
     const accepted = checks.value.filter((o) => o.data?.verdict === "accepted").length;
     row(`validate ${RESULTS} results (one tree snapshot)`, checks.ms, "ms", {
+      target: `${RESULTS} accepted`,
+      ok: accepted === RESULTS,
       note: `${accepted}/${RESULTS} accepted; ${cpuNote(checks.cpu)}`,
     });
     row("validate, per result", checks.ms / RESULTS, "ms");
