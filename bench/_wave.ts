@@ -59,7 +59,6 @@ export async function writeWave(
   }
   const state = readState(root, now.toISOString());
   if (!state.ok) throw new Error("state unreadable");
-  const before = state.state.active_runs.map((r) => r.run_id);
   for (const p of packets) {
     mkdirSync(join(root, workspacePaths.runDir(p.run_id)), { recursive: true });
     if (p !== first) {
@@ -101,7 +100,7 @@ export async function writeWave(
     }
     writeFileSync(join(root, p.result_path), `${JSON.stringify(benchResult(p), null, 2)}\n`);
   }
-  writeStateJournaled(root, state.state, before);
+  writeStateJournaled(root, state.state);
   return packets;
 }
 

@@ -282,27 +282,23 @@ export async function runPacketNew(opts: PacketNewOptions): Promise<PacketNewOut
   // The runs this packet replaces leave the active set (a retry never meets guard.ambiguous-packet).
   const superseded = readSuperseded(root, state.active_runs, { role, rite });
   const gone = new Set(superseded.map((r) => r.run_id));
-  writeStateJournaled(
-    root,
-    {
-      ...state,
-      // the dispatching rite is where the journey is (status, route stickiness, resume, the prompt line)
-      active_rite: rite,
-      phase,
-      active_runs: [
-        ...state.active_runs.filter((r) => !gone.has(r.run_id)),
-        {
-          run_id: runId,
-          role,
-          step_id: packet.step_id,
-          packet_path: packetPath,
-          created_at: packet.created_at,
-        },
-      ],
-      updated_at: opts.now.toISOString(),
-    },
-    state.active_runs.map((r) => r.run_id),
-  );
+  writeStateJournaled(root, {
+    ...state,
+    // the dispatching rite is where the journey is (status, route stickiness, resume, the prompt line)
+    active_rite: rite,
+    phase,
+    active_runs: [
+      ...state.active_runs.filter((r) => !gone.has(r.run_id)),
+      {
+        run_id: runId,
+        role,
+        step_id: packet.step_id,
+        packet_path: packetPath,
+        created_at: packet.created_at,
+      },
+    ],
+    updated_at: opts.now.toISOString(),
+  });
   recordSuperseded(root, superseded, runId, opts.now);
   return {
     exitCode: ExitCode.Ok,

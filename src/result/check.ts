@@ -39,6 +39,7 @@ import {
   type PacketJson,
   type RunAnchor,
   readAnchor,
+  readAnchoredVerdicts,
   shownAnchor,
 } from "../packet/anchor.js";
 import { rootOfPacket } from "../packet/root.js";
@@ -294,7 +295,8 @@ function bindingOf(
         // The baseline's bytes are not hashed again here: its manifests are recomputed against the packet's
         // digests, and the packet is the anchored one, so an edited baseline cannot pass either way.
         out.push(...compareWithAnchor(anchor, raw, undefined, paths));
-        out.push(...recordsBinding(root, home, runId));
+        // a run checked again after its acceptance left the journal's care when it was retired
+        if (!anchoredAccepted(home, runId)) out.push(...recordsBinding(root, home, runId));
       } else out.push(...read.diagnostics);
     }
   }
@@ -302,6 +304,11 @@ function bindingOf(
     ...compareWithLedger(ledger.values, ledger.lineNumbers, raw, anchor, workspacePaths.events(runId)),
   );
   return { diagnostics: out, ...(anchor?.stat_mark ? { mark: anchor.stat_mark } : {}) };
+}
+
+/** Whether an accepting verdict is anchored for the run (a malformed verdicts file counts as none). */
+function anchoredAccepted(home: AnchorHome, runId: string): boolean {
+  return readAnchoredVerdicts(home, runId).verdicts.some((v) => v.verdict === "accepted");
 }
 
 /**
@@ -602,11 +609,7 @@ function retireRuns(root: string, runIds: readonly string[], now: Date): Diagnos
   if (!read.ok) return read.diagnostics.map((d) => ({ ...d, severity: "warning" as const }));
   const remaining = read.state.active_runs.filter((r) => !runIds.includes(r.run_id));
   if (remaining.length === read.state.active_runs.length) return [];
-  writeStateJournaled(
-    root,
-    { ...read.state, active_runs: remaining, updated_at: now.toISOString() },
-    read.state.active_runs.map((r) => r.run_id),
-  );
+  writeStateJournaled(root, { ...read.state, active_runs: remaining, updated_at: now.toISOString() });
   return [];
 }
 

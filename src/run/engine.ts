@@ -320,9 +320,8 @@ class Shell {
     const { updated_at: _a, ...a } = nextState;
     const { updated_at: _b, ...b } = this.state;
     if (this.stateExists && JSON.stringify(a) === JSON.stringify(b)) return;
-    const before = this.state.active_runs.map((r) => r.run_id);
     this.state = { ...nextState, updated_at: this.now() };
-    writeStateJournaled(this.opts.root, this.state, before);
+    writeStateJournaled(this.opts.root, this.state);
     this.stateExists = true;
   }
 

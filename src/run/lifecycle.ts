@@ -143,11 +143,7 @@ export function abandonRun(opts: {
     data: { role: run.role, step_id: run.step_id, reason: reason ?? null },
   });
   const remaining = state.state.active_runs.filter((r) => r.run_id !== runId);
-  writeStateJournaled(
-    root,
-    { ...state.state, active_runs: remaining, updated_at: now.toISOString() },
-    state.state.active_runs.map((r) => r.run_id),
-  );
+  writeStateJournaled(root, { ...state.state, active_runs: remaining, updated_at: now.toISOString() });
   return {
     exitCode: ExitCode.Ok,
     diagnostics: [],

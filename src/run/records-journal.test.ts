@@ -152,15 +152,15 @@ describe("the journaled writers", () => {
     return { root, home, journal, active };
   }
 
-  it("a state write is journaled for the runs active before and after it, and the result judges clean", () => {
+  it("a state write is journaled for the runs it leaves active, and the result judges clean", () => {
     const w = workspace();
     writeStateJournaled(w.root, { ...emptyState("t"), active_runs: [w.active] as never });
-    writeStateJournaled(w.root, emptyState("t2"), [w.active.run_id]);
+    writeStateJournaled(w.root, { ...emptyState("t2"), active_runs: [w.active] as never });
     expect(w.journal().trim().split("\n")).toHaveLength(5);
     expect(judgeRecords(w.journal(), recordDigests(w.root))).toEqual([]);
   });
 
-  it("a state write that names neither before nor after leaves the run's journal alone", () => {
+  it("a state write that retires the run leaves its journal alone (the run is past its check)", () => {
     const w = workspace();
     writeStateJournaled(w.root, emptyState("t"));
     expect(w.journal().trim().split("\n")).toHaveLength(3);

@@ -3,8 +3,10 @@
  * (`state.json`, `questions.jsonl`, `decisions.jsonl`). A run's baseline leaves them out, since the root's own
  * commands change them mid-run (another packet, a question answered, a run retired); so instead every write
  * the CLI makes to one of them is journaled, as a step `{file, from, to}` (the file's SHA-256 before and
- * after, null for absent), beside the anchor of every run that is active, in `<run-id>.records.jsonl`.
- * `packet new` opens a run's journal with the three files as they are, before its own write of the state.
+ * after, null for absent), beside the anchor of every run the write leaves active, in
+ * `<run-id>.records.jsonl`. `packet new` opens a run's journal with the three files as they are, before its own
+ * write of the state. A run leaves the journal's care when it is retired: checked again after its acceptance
+ * (an anchored accepting verdict), it is not judged on these records again.
  *
  * A run's check then requires, for each file, that every journaled step starts where the journal had the
  * file at some point, and that the file is now where it had it: a leaf's append of a forged answer, a
@@ -70,7 +72,9 @@ export function openRecordsJournal(home: AnchorHome, runId: string, root: string
 /**
  * Journal one write beside each of these runs' anchors. A run without a journal (outside git, or made by a
  * devrites before journals) is skipped, and a journal that cannot be appended to is left as it is: either
- * way that run's check rejects it and says which file, so nothing is trusted that was not journaled.
+ * way that run's check rejects it and says which file, so nothing is trusted that was not journaled. The
+ * lines are not fsynced (a wave of 200 active runs would pay 200 fsyncs on every write of the state): a
+ * power cut that loses one makes that run's check reject, never accept.
  */
 export function journalRecordWrite(
   root: string,
@@ -83,7 +87,7 @@ export function journalRecordWrite(
     const path = recordsPath(findAnchorHome(gitDir, root, runId), runId);
     if (!existsSync(path)) continue;
     try {
-      appendJsonLine(path, step);
+      appendJsonLine(path, step, { durable: false });
     } catch {
       // the run's check reports the file as changed outside the CLI
     }
@@ -91,21 +95,18 @@ export function journalRecordWrite(
 }
 
 /**
- * Write `state.json` and journal it for every run active before or after (a run the write retires or
- * supersedes still sees the write that ended it).
+ * Write `state.json` and journal it for every run it leaves active (a run the write retires, supersedes or
+ * abandons is past its check).
  */
-export function writeStateJournaled(
-  root: string,
-  state: WorkspaceState,
-  before: readonly string[] = [],
-): void {
+export function writeStateJournaled(root: string, state: WorkspaceState): void {
   const file = workspacePaths.state;
   const from = recordDigest(root, file);
   writeState(root, state);
-  journalRecordWrite(root, { file, from, to: recordDigest(root, file) }, [
-    ...before,
-    ...state.active_runs.map((r) => r.run_id),
-  ]);
+  journalRecordWrite(
+    root,
+    { file, from, to: recordDigest(root, file) },
+    state.active_runs.map((r) => r.run_id),
+  );
 }
 
 /** Append one line to `questions.jsonl` or `decisions.jsonl` and journal it for every active run. */

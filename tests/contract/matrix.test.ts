@@ -112,6 +112,18 @@ describe("accepted", () => {
     expect(r.code).toBe(0);
   });
 
+  it("an accepted run checked again after later writes of the CLI is not judged on its records again", async () => {
+    const p = await repo.packet("devrites-evidence-scout");
+    await repo.record(p, repo.resultFor(p));
+    expect((await repo.check(p)).code).toBe(0);
+    // retired: later writes are not journaled for it, and need not be
+    await repo.packet("devrites-evidence-scout");
+    raiseQuestion(repo.root, { kind: "scope", question: "Which module first?" }, new Date().toISOString());
+    const again = await repo.check(p);
+    expect(again.json.diagnostics).toEqual([]);
+    expect(again.code).toBe(0);
+  });
+
   // Changed (documented in docs/tree-check.md, "The records journal"): the CLI's own records are bound by the
   // run's records journal, so one changed other than by the CLI is rejected. Before, a line written into
   // questions.jsonl by anyone passed as the CLI's.
