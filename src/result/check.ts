@@ -46,6 +46,7 @@ import { rootOfPacket } from "../packet/root.js";
 import { isRootRecord } from "../packet/root-records.js";
 import { readLedgerStrict, type StrictLedger } from "../run/ledger.js";
 import {
+  type JournaledRecord,
   judgeRecords,
   readRecordsJournal,
   recordDigests,
@@ -126,7 +127,17 @@ export async function runResultChecks(opts: ResultChecksOptions): Promise<Result
     return s;
   };
   const loaded: (Loaded | ResultCheckOutcome)[] = [];
-  for (const item of opts.items) loaded.push(await load(opts.cwd, item.result, item.packet));
+  // the CLI's records, read once per repository for the batch (nothing writes them until the runs retire)
+  const records = new Map<string, Record<JournaledRecord, string | null>>();
+  const recordsOf = (root: string) => {
+    let r = records.get(root);
+    if (!r) {
+      r = recordDigests(root);
+      records.set(root, r);
+    }
+    return r;
+  };
+  for (const item of opts.items) loaded.push(await load(opts.cwd, item.result, item.packet, recordsOf));
   for (const l of loaded) {
     if (!("root" in l)) continue;
     const hint = hints.get(l.root) ?? new Set<string>();
@@ -208,6 +219,7 @@ async function load(
   cwd: string,
   result: string,
   packetArg: string | undefined,
+  recordsOf: (root: string) => Record<JournaledRecord, string | null>,
 ): Promise<Loaded | ResultCheckOutcome> {
   const resultAbs = resolve(cwd, result);
   const packetAbs =
@@ -240,7 +252,9 @@ async function load(
   const gitDir = packet.value.baseline.head === "no-git" ? null : await gitDirOf(root);
   const ledger = readLedgerStrict(root, runId);
   const anchorHome = gitDir === null ? null : findAnchorHome(gitDir, root, packet.value.run_id);
-  const { diagnostics: binding, mark } = bindingOf(root, anchorHome, packet.value, packet.raw, ledger);
+  const { diagnostics: binding, mark } = bindingOf(anchorHome, packet.value, packet.raw, ledger, () =>
+    recordsOf(root),
+  );
   return {
     root,
     packet: packet.value,
@@ -271,11 +285,11 @@ function gitDirOf(root: string): Promise<string | null> {
  * is no anchor and only the ledger binds.
  */
 function bindingOf(
-  root: string,
   home: AnchorHome | null,
   packet: AgentPacket,
   raw: PacketJson,
   ledger: StrictLedger,
+  recordsNow: () => Record<JournaledRecord, string | null>,
 ): { diagnostics: Diagnostic[]; mark?: StatMark } {
   const runId = packet.run_id;
   const paths = {
@@ -296,7 +310,7 @@ function bindingOf(
         // digests, and the packet is the anchored one, so an edited baseline cannot pass either way.
         out.push(...compareWithAnchor(anchor, raw, undefined, paths));
         // a run checked again after its acceptance left the journal's care when it was retired
-        if (!anchoredAccepted(home, runId)) out.push(...recordsBinding(root, home, runId));
+        if (!anchoredAccepted(home, runId)) out.push(...recordsBinding(home, runId, recordsNow));
       } else out.push(...read.diagnostics);
     }
   }
@@ -315,7 +329,11 @@ function anchoredAccepted(home: AnchorHome, runId: string): boolean {
  * The CLI's workspace records against the run's records journal (`src/run/records-journal.ts`): every change
  * to them since `packet new` must be a write the CLI journaled.
  */
-function recordsBinding(root: string, home: AnchorHome, runId: string): Diagnostic[] {
+function recordsBinding(
+  home: AnchorHome,
+  runId: string,
+  recordsNow: () => Record<JournaledRecord, string | null>,
+): Diagnostic[] {
   const journal = shownAnchor(home, runId).records;
   const read = readRecordsJournal(home, runId);
   if (!read.ok)
@@ -324,7 +342,7 @@ function recordsBinding(root: string, home: AnchorHome, runId: string): Diagnost
         ? diag("result.records-journal-missing", `the run has no records journal (${journal})`, journal)
         : diag("result.records-journal-invalid", `the run's records journal is ${read.message}`, journal),
     ];
-  return judgeRecords(read.text, recordDigests(root)).map((f) =>
+  return judgeRecords(read.text, recordsNow()).map((f) =>
     f.kind === "tampered"
       ? diag("result.record-tampered", f.message, f.file)
       : { ...diag("result.records-journal-invalid", `line ${f.line}: ${f.message}`, journal), line: f.line },
@@ -463,7 +481,7 @@ export async function assessRun(
         diagnostics: [error("input.invalid", `${JSON.stringify(runId)} is not a run id`)],
       },
     };
-  const l = await load(root, workspacePaths.result(runId), undefined);
+  const l = await load(root, workspacePaths.result(runId), undefined, recordDigests);
   if (!("root" in l)) return { ok: false, outcome: l };
   const assessment = await assess(
     l,
