@@ -10,8 +10,9 @@ import { absoluteGitDir } from "../src/baseline/index.js";
 import { sampleResult } from "../src/envelope/fixtures.js";
 import { ROLES, type RoleName } from "../src/envelope/roles.js";
 import type { AgentPacket } from "../src/envelope/types.js";
-import { anchorFor, gitAnchorHome, readAnchor, writeAnchor } from "../src/packet/anchor.js";
+import { anchorFor, readAnchor, writeAnchor } from "../src/packet/anchor.js";
 import { buildBaselineRecord, buildPacket } from "../src/packet/assemble.js";
+import { gitAnchorHome } from "../src/run/anchor-home.js";
 import { openRecordsJournal, writeStateJournaled } from "../src/run/records-journal.js";
 import { appendEvent, readState, workspacePaths } from "../src/run/workspace.js";
 

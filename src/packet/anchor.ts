@@ -20,27 +20,9 @@ import { sha256Hex } from "../core/hash.js";
 import { parseJsonBytes } from "../envelope/parse.js";
 import type { AgentPacket } from "../envelope/types.js";
 import { diag } from "../judge/codes.js";
-import {
-  type AnchorHome,
-  anchorPath,
-  findAnchorHome,
-  gitAnchorHome,
-  shownAnchor,
-  verdictsPath,
-  workspaceAnchorHome,
-} from "../run/anchor-home.js";
+import { type AnchorHome, anchorPath, shownAnchor, verdictsPath } from "../run/anchor-home.js";
 import { type AppendOptions, appendJsonLine } from "../run/workspace.js";
 import type { RunEvent } from "../run/workspace-types.js";
-
-export {
-  type AnchorHome,
-  anchorPath,
-  findAnchorHome,
-  gitAnchorHome,
-  shownAnchor,
-  verdictsPath,
-  workspaceAnchorHome,
-};
 
 export const ANCHOR_SCHEMA = "devrites-anchor/v1";
 

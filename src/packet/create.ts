@@ -18,17 +18,12 @@ import { isRoleName, ROLE_NAMES, ROLES } from "../envelope/roles.js";
 import type { AgentPacket, Phase } from "../envelope/types.js";
 import { touchedPaths } from "../judge/baseline-record.js";
 import { diag } from "../judge/codes.js";
+import { gitAnchorHome, workspaceAnchorHome } from "../run/anchor-home.js";
 import { readSuperseded, recordSuperseded } from "../run/lifecycle.js";
 import { openRecordsJournal, writeStateJournaled } from "../run/records-journal.js";
 import { appendEvent, readState, workspacePaths } from "../run/workspace.js";
 import { checkAllowlist, resolveRepoPath, type ScopeViolation } from "../scope/index.js";
-import {
-  anchorFor,
-  gitAnchorHome,
-  type RunAnchor,
-  workspaceAnchorHome,
-  writeAnchorSomewhere,
-} from "./anchor.js";
+import { anchorFor, type RunAnchor, writeAnchorSomewhere } from "./anchor.js";
 import { buildBaselineRecord, buildPacket, isPhase, type PacketEngineFields, PHASES } from "./assemble.js";
 import { doctorGate } from "./doctor-gate.js";
 import { isRootRecord } from "./root-records.js";

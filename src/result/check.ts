@@ -31,19 +31,17 @@ import { type CheckReport, evaluateResult } from "../judge/check.js";
 import { diag } from "../judge/codes.js";
 import { codesOf, exitCodeOf, type Verdict, verdictOf } from "../judge/verdict.js";
 import {
-  type AnchorHome,
   appendAnchoredVerdict,
   compareWithAnchor,
   compareWithLedger,
-  findAnchorHome,
   type PacketJson,
   type RunAnchor,
   readAnchor,
   readAnchoredVerdicts,
-  shownAnchor,
 } from "../packet/anchor.js";
 import { rootOfPacket } from "../packet/root.js";
 import { isRootRecord } from "../packet/root-records.js";
+import { type AnchorHome, findAnchorHome, shownAnchor } from "../run/anchor-home.js";
 import { readLedgerStrict, type StrictLedger } from "../run/ledger.js";
 import {
   type JournaledRecord,

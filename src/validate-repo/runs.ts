@@ -16,13 +16,12 @@ import { verifyBaselineRecord } from "../judge/baseline-record.js";
 import {
   compareWithAnchor,
   compareWithLedger,
-  findAnchorHome,
   type PacketJson,
   type RunAnchor,
   readAnchor,
   readAnchoredVerdicts,
-  shownAnchor,
 } from "../packet/anchor.js";
+import { findAnchorHome, shownAnchor } from "../run/anchor-home.js";
 import { readLedgerStrict, type StrictLedger } from "../run/ledger.js";
 import { isRetired } from "../run/lifecycle.js";
 import { listRunDirs, workspacePaths } from "../run/workspace.js";
