@@ -101,7 +101,7 @@ export async function writeWave(
     }
     writeFileSync(join(root, p.result_path), `${JSON.stringify(benchResult(p), null, 2)}\n`);
   }
-  writeStateJournaled(root, state.state);
+  writeStateJournaled(root, state.state, state.sha256);
   return packets;
 }
 

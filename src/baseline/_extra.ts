@@ -352,6 +352,7 @@ const CLI_RECORDS = new Set([
   "questions.jsonl",
   "decisions.jsonl",
   "engine.lock",
+  "records.lock",
   "install.json",
 ]);
 

@@ -20,7 +20,7 @@ import { touchedPaths } from "../judge/baseline-record.js";
 import { diag } from "../judge/codes.js";
 import { gitAnchorHome, workspaceAnchorHome } from "../run/anchor-home.js";
 import { readSuperseded, recordSuperseded } from "../run/lifecycle.js";
-import { openRecordsJournal, writeStateJournaled } from "../run/records-journal.js";
+import { openRecordsJournal, tamperedRecordsWarning, writeStateJournaled } from "../run/records-journal.js";
 import { appendEvent, readState, workspacePaths } from "../run/workspace.js";
 import { checkAllowlist, resolveRepoPath, type ScopeViolation } from "../scope/index.js";
 import { anchorFor, type RunAnchor, writeAnchorSomewhere } from "./anchor.js";
@@ -277,32 +277,41 @@ export async function runPacketNew(opts: PacketNewOptions): Promise<PacketNewOut
   // The runs this packet replaces leave the active set (a retry never meets guard.ambiguous-packet).
   const superseded = readSuperseded(root, state.active_runs, { role, rite });
   const gone = new Set(superseded.map((r) => r.run_id));
-  writeStateJournaled(root, {
-    ...state,
-    // the dispatching rite is where the journey is (status, route stickiness, resume, the prompt line)
-    active_rite: rite,
-    phase,
-    active_runs: [
-      ...state.active_runs.filter((r) => !gone.has(r.run_id)),
-      {
-        run_id: runId,
-        role,
-        step_id: packet.step_id,
-        packet_path: packetPath,
-        created_at: packet.created_at,
-      },
-    ],
-    updated_at: opts.now.toISOString(),
-  });
+  // judged before this packet's own write of the state, which is not journaled for the runs it retires
+  const forged = superseded.flatMap((r) => tamperedRecordsWarning(root, r.run_id, "was superseded"));
+  writeStateJournaled(
+    root,
+    {
+      ...state,
+      // the dispatching rite is where the journey is (status, route stickiness, resume, the prompt line)
+      active_rite: rite,
+      phase,
+      active_runs: [
+        ...state.active_runs.filter((r) => !gone.has(r.run_id)),
+        {
+          run_id: runId,
+          role,
+          step_id: packet.step_id,
+          packet_path: packetPath,
+          created_at: packet.created_at,
+        },
+      ],
+      updated_at: opts.now.toISOString(),
+    },
+    stateRead.sha256,
+  );
   recordSuperseded(root, superseded, runId, opts.now);
   return {
     exitCode: ExitCode.Ok,
-    diagnostics: superseded.map((r) =>
-      info("packet.superseded", `${r.step_id} retired: its leaf can no longer record a result`, {
-        path: r.packet_path,
-        hint: "dispatch the new packet",
-      }),
-    ),
+    diagnostics: [
+      ...superseded.map((r) =>
+        info("packet.superseded", `${r.step_id} retired: its leaf can no longer record a result`, {
+          path: r.packet_path,
+          hint: "dispatch the new packet",
+        }),
+      ),
+      ...forged,
+    ],
     data: {
       packet_path: packetPath,
       baseline_path: baselinePath,

@@ -625,7 +625,11 @@ function retireRuns(root: string, runIds: readonly string[], now: Date): Diagnos
   if (!read.ok) return read.diagnostics.map((d) => ({ ...d, severity: "warning" as const }));
   const remaining = read.state.active_runs.filter((r) => !runIds.includes(r.run_id));
   if (remaining.length === read.state.active_runs.length) return [];
-  writeStateJournaled(root, { ...read.state, active_runs: remaining, updated_at: now.toISOString() });
+  writeStateJournaled(
+    root,
+    { ...read.state, active_runs: remaining, updated_at: now.toISOString() },
+    read.sha256,
+  );
   return [];
 }
 

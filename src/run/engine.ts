@@ -72,7 +72,7 @@ export async function* runJourney(opts: EngineOptions): AsyncGenerator<EngineEve
   try {
     const read = readState(opts.root, now());
     if (!read.ok) return { status: "refused", diagnostics: read.diagnostics };
-    const shell = new Shell(opts, laid.steps, read.state, read.exists, now);
+    const shell = new Shell(opts, laid.steps, read.state, read.exists, read.sha256, now);
     let at: Cursor = START;
     for (;;) {
       const { action, next } = nextStep(shell.view(), at);
@@ -104,6 +104,8 @@ class Shell {
     private readonly steps: readonly LaidStep[],
     private state: WorkspaceState,
     private stateExists: boolean,
+    /** The digest of the state file as last read or written (the next write's `from`: records journal). */
+    private stateSha: string | null,
     private readonly now: () => string,
   ) {
     this.ledger = new JourneyLedger(opts.root, opts.ref.id);
@@ -321,7 +323,7 @@ class Shell {
     const { updated_at: _b, ...b } = this.state;
     if (this.stateExists && JSON.stringify(a) === JSON.stringify(b)) return;
     this.state = { ...nextState, updated_at: this.now() };
-    writeStateJournaled(this.opts.root, this.state);
+    this.stateSha = writeStateJournaled(this.opts.root, this.state, this.stateSha);
     this.stateExists = true;
   }
 

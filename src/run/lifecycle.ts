@@ -17,7 +17,7 @@
 
 import { type Diagnostic, ExitCode, error } from "../core/diagnostics.js";
 import { isRunId } from "../envelope/ids.js";
-import { writeStateJournaled } from "./records-journal.js";
+import { tamperedRecordsWarning, writeStateJournaled } from "./records-journal.js";
 import { appendEvent, listRunDirs, readRunEvents, readState, workspacePaths } from "./workspace.js";
 import type { ActiveRun, RunEvent } from "./workspace-types.js";
 
@@ -142,11 +142,17 @@ export function abandonRun(opts: {
     type: "run.abandoned",
     data: { role: run.role, step_id: run.step_id, reason: reason ?? null },
   });
+  // judged before the write below, which is not journaled for the run it retires
+  const forged = tamperedRecordsWarning(root, runId, "was abandoned");
   const remaining = state.state.active_runs.filter((r) => r.run_id !== runId);
-  writeStateJournaled(root, { ...state.state, active_runs: remaining, updated_at: now.toISOString() });
+  writeStateJournaled(
+    root,
+    { ...state.state, active_runs: remaining, updated_at: now.toISOString() },
+    state.sha256,
+  );
   return {
     exitCode: ExitCode.Ok,
-    diagnostics: [],
+    diagnostics: forged,
     data: {
       run_id: runId,
       role: run.role,

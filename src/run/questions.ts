@@ -1,8 +1,8 @@
 import { join } from "node:path";
 import { type Diagnostic, error, warning } from "../core/diagnostics.js";
 import { nextDailyId, QID_RE, STEP_ID_RE } from "../envelope/ids.js";
-import { appendRecordLine } from "./records-journal.js";
-import { readJsonLines, workspacePaths } from "./workspace.js";
+import { appendRecord } from "./records-journal.js";
+import { parseJsonLines, readJsonLines, workspacePaths } from "./workspace.js";
 import type {
   Question,
   QuestionAnswered,
@@ -152,25 +152,24 @@ export function raiseQuestion(root: string, input: RaiseInput, now: string): Que
   const bad = checkRaise(input);
   if (bad.length > 0) return { ok: false, diagnostics: bad };
   const rel = workspacePaths.questions;
-  const read = readJsonLines<{ qid?: unknown }>(join(root, rel), rel);
-  if (read.diagnostics.some((d) => d.code === "workspace.unreadable"))
-    return { ok: false, diagnostics: read.diagnostics };
-  const used = read.values.map((v) => (typeof v?.qid === "string" ? v.qid : "")).filter(Boolean);
-  const line: QuestionRaised = {
-    type: "raised",
-    qid: nextDailyId("q", used, now),
-    kind: input.kind,
-    question: input.question.trim(),
-    options: input.options ?? [],
-    raised_at: now,
-  };
-  if (input.step_id !== undefined) line.step_id = input.step_id;
-  if (input.journey_id !== undefined) line.journey_id = input.journey_id;
-  if (input.run_id !== undefined) line.run_id = input.run_id;
-  if (input.gate_id !== undefined) line.gate_id = input.gate_id;
-  appendRecordLine(root, rel, line);
-  const { type: _type, ...question } = line;
-  return { ok: true, question };
+  return appendQuestionLine(root, (text) => {
+    const read = parseJsonLines<{ qid?: unknown }>(text, rel);
+    const used = read.values.map((v) => (typeof v?.qid === "string" ? v.qid : "")).filter(Boolean);
+    const line: QuestionRaised = {
+      type: "raised",
+      qid: nextDailyId("q", used, now),
+      kind: input.kind,
+      question: input.question.trim(),
+      options: input.options ?? [],
+      raised_at: now,
+    };
+    if (input.step_id !== undefined) line.step_id = input.step_id;
+    if (input.journey_id !== undefined) line.journey_id = input.journey_id;
+    if (input.run_id !== undefined) line.run_id = input.run_id;
+    if (input.gate_id !== undefined) line.gate_id = input.gate_id;
+    const { type: _type, ...question } = line;
+    return { line, outcome: { ok: true, question } };
+  });
 }
 
 /**
@@ -190,31 +189,63 @@ export function answerQuestion(root: string, qid: string, answer: string, now: s
     };
   if (answer.trim() === "")
     return { ok: false, diagnostics: [error("question.empty-answer", "the answer is empty")] };
-  const { questions } = readQuestions(root);
-  const q = questions.find((x) => x.qid === qid);
-  if (!q)
+  const rel = workspacePaths.questions;
+  return appendQuestionLine(root, (text) => {
+    const read = parseJsonLines<unknown>(text, rel);
+    const { questions } = foldQuestions(read.values, rel, read.lineNumbers);
+    const q = questions.find((x) => x.qid === qid);
+    if (!q)
+      return {
+        outcome: {
+          ok: false,
+          diagnostics: [
+            error("question.unknown", `no question ${qid} was raised`, {
+              path: rel,
+              hint: "run `devrites status` to list the pending questions",
+            }),
+          ],
+        },
+      };
+    if (q.answer !== undefined)
+      return {
+        outcome: {
+          ok: false,
+          diagnostics: [
+            error("question.already-answered", `question ${qid} was already answered: ${q.answer}`, {
+              path: rel,
+              hint: "answers are final; raise a new question to revisit the decision",
+            }),
+          ],
+        },
+      };
+    const line: QuestionAnswered = { type: "answered", qid, answer: answer.trim(), answered_at: now };
+    return { line, outcome: { ok: true, question: { ...q, answer: line.answer, answered_at: now } } };
+  });
+}
+
+/**
+ * One append to `questions.jsonl`, decided from the file's bytes as `appendRecord` read them (so the question
+ * answered is the one in the file the answer lands in). `decide` returns the line to write (none: refuse) and
+ * the outcome; a file that cannot be read or written as a regular file is `workspace.unreadable`.
+ */
+function appendQuestionLine(
+  root: string,
+  decide: (text: string) => { line?: QuestionLine; outcome: QuestionOutcome },
+): QuestionOutcome {
+  let outcome: QuestionOutcome | undefined;
+  try {
+    appendRecord(root, workspacePaths.questions, (text) => {
+      const d = decide(text);
+      outcome = d.outcome;
+      return d.line;
+    });
+  } catch (e) {
     return {
       ok: false,
-      diagnostics: [
-        error("question.unknown", `no question ${qid} was raised`, {
-          path: workspacePaths.questions,
-          hint: "run `devrites status` to list the pending questions",
-        }),
-      ],
+      diagnostics: [error("workspace.unreadable", (e as Error).message, { path: workspacePaths.questions })],
     };
-  if (q.answer !== undefined)
-    return {
-      ok: false,
-      diagnostics: [
-        error("question.already-answered", `question ${qid} was already answered: ${q.answer}`, {
-          path: workspacePaths.questions,
-          hint: "answers are final; raise a new question to revisit the decision",
-        }),
-      ],
-    };
-  const line: QuestionAnswered = { type: "answered", qid, answer: answer.trim(), answered_at: now };
-  appendRecordLine(root, workspacePaths.questions, line);
-  return { ok: true, question: { ...q, answer: line.answer, answered_at: now } };
+  }
+  return outcome!;
 }
 
 export type { QuestionLine };

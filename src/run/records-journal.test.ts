@@ -1,4 +1,14 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
@@ -6,7 +16,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { sha256Hex } from "../core/hash.js";
 import { gitAnchorHome, recordsPath } from "./anchor-home.js";
 import {
-  appendRecordLine,
+  appendRecord,
   JOURNALED_RECORDS,
   type JournaledRecord,
   judgeRecords,
@@ -14,9 +24,10 @@ import {
   openRecordsJournal,
   readRecordsJournal,
   recordDigests,
+  withRecordsLock,
   writeStateJournaled,
 } from "./records-journal.js";
-import { emptyState, workspacePaths } from "./workspace.js";
+import { emptyState, readState, workspacePaths } from "./workspace.js";
 
 const [STATE, QUESTIONS, DECISIONS] = JOURNALED_RECORDS;
 const d = (s: string) => sha256Hex(s);
@@ -152,30 +163,97 @@ describe("the journaled writers", () => {
     return { root, home, journal, active };
   }
 
+  /** The state's digest as a command would have parsed it before writing. */
+  const parsed = (root: string) => {
+    const r = readState(root, "t");
+    if (!r.ok) throw new Error("state unreadable");
+    return r.sha256;
+  };
+  const active = (w: ReturnType<typeof workspace>) => ({
+    ...emptyState("t"),
+    active_runs: [w.active] as never,
+  });
+
   it("a state write is journaled for the runs it leaves active, and the result judges clean", () => {
     const w = workspace();
-    writeStateJournaled(w.root, { ...emptyState("t"), active_runs: [w.active] as never });
-    writeStateJournaled(w.root, { ...emptyState("t2"), active_runs: [w.active] as never });
+    writeStateJournaled(w.root, active(w), parsed(w.root));
+    writeStateJournaled(w.root, { ...active(w), updated_at: "t2" }, parsed(w.root));
     expect(w.journal().trim().split("\n")).toHaveLength(5);
     expect(judgeRecords(w.journal(), recordDigests(w.root))).toEqual([]);
   });
 
   it("a state write that retires the run leaves its journal alone (the run is past its check)", () => {
     const w = workspace();
-    writeStateJournaled(w.root, emptyState("t"));
+    writeStateJournaled(w.root, emptyState("t"), parsed(w.root));
     expect(w.journal().trim().split("\n")).toHaveLength(3);
     expect(judgeRecords(w.journal(), recordDigests(w.root)).map((f) => f.kind)).toEqual(["tampered"]);
   });
 
+  it("a state write derived from a forged state is caught: its `from` is what the command parsed", () => {
+    const w = workspace();
+    writeStateJournaled(w.root, active(w), parsed(w.root));
+    writeFileSync(
+      join(w.root, workspacePaths.state),
+      JSON.stringify({ ...active(w), active_rite: "rite-ship" }),
+    );
+    const forged = parsed(w.root);
+    writeStateJournaled(w.root, { ...active(w), active_rite: "rite-ship", updated_at: "t3" }, forged);
+    const found = judgeRecords(w.journal(), recordDigests(w.root));
+    expect(found).toEqual([expect.objectContaining({ kind: "tampered", file: workspacePaths.state })]);
+  });
+
   it("a question or decision line is journaled for every active run; a line appended by hand is not", () => {
     const w = workspace();
-    writeStateJournaled(w.root, { ...emptyState("t"), active_runs: [w.active] as never });
-    appendRecordLine(w.root, workspacePaths.decisions, { id: "d-1" });
+    writeStateJournaled(w.root, active(w), parsed(w.root));
+    appendRecord(w.root, workspacePaths.decisions, () => ({ id: "d-1" }));
     expect(judgeRecords(w.journal(), recordDigests(w.root))).toEqual([]);
     writeFileSync(join(w.root, workspacePaths.decisions), line({ id: "d-forged" }), { flag: "a" });
-    appendRecordLine(w.root, workspacePaths.decisions, { id: "d-2" });
+    appendRecord(w.root, workspacePaths.decisions, () => ({ id: "d-2" }));
     const found = judgeRecords(w.journal(), recordDigests(w.root));
     expect(found).toEqual([expect.objectContaining({ kind: "tampered", file: workspacePaths.decisions })]);
+  });
+
+  it("appends build from the bytes they append to; nothing is written when the builder declines", () => {
+    const w = workspace();
+    writeStateJournaled(w.root, active(w), parsed(w.root));
+    appendRecord(w.root, workspacePaths.questions, () => ({ n: 1 }));
+    const seen: string[] = [];
+    expect(appendRecord(w.root, workspacePaths.questions, (text) => void seen.push(text))).toBeUndefined();
+    expect(seen).toEqual([line({ n: 1 })]);
+    expect(readFileSync(join(w.root, workspacePaths.questions), "utf8")).toBe(line({ n: 1 }));
+    expect(judgeRecords(w.journal(), recordDigests(w.root))).toEqual([]);
+  });
+
+  it("appends one after another chain in the journal (concurrent commands: the tree-attack control)", () => {
+    const w = workspace();
+    writeStateJournaled(w.root, active(w), parsed(w.root));
+    for (let i = 0; i < 8; i++) appendRecord(w.root, workspacePaths.questions, () => ({ i }));
+    expect(w.journal().trim().split("\n")).toHaveLength(4 + 8);
+    expect(judgeRecords(w.journal(), recordDigests(w.root))).toEqual([]);
+  });
+
+  it.each([
+    ["a symlink", (abs: string) => symlinkSync(join(tmpdir(), "elsewhere"), abs)],
+    ["a FIFO", (abs: string) => execFileSync("mkfifo", [abs])],
+  ])("a record that is %s is refused at once, and judges as changed", (_name, plant) => {
+    const w = workspace();
+    writeStateJournaled(w.root, active(w), parsed(w.root));
+    plant(join(w.root, workspacePaths.decisions));
+    expect(() => appendRecord(w.root, workspacePaths.decisions, () => ({ id: "d-1" }))).toThrow(
+      /symlink|regular file/,
+    );
+    const found = judgeRecords(w.journal(), recordDigests(w.root));
+    expect(found).toEqual([expect.objectContaining({ kind: "tampered", file: workspacePaths.decisions })]);
+  });
+
+  it("the records lock: a lock left behind by a crash is taken over; a held one makes the command wait", () => {
+    const w = workspace();
+    const lock = join(w.root, workspacePaths.recordsLock);
+    writeFileSync(lock, "");
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(lock, old, old);
+    expect(withRecordsLock(w.root, () => "ran")).toBe("ran");
+    expect(existsSync(lock)).toBe(false);
   });
 
   it("reads a journal strictly: missing, too large, not UTF-8, and a byte-order mark that judges invalid", () => {
@@ -199,7 +277,7 @@ describe("the journaled writers", () => {
   it("a run whose journal is absent is not journaled into (its check reports the journal missing)", () => {
     const w = workspace();
     rmSync(recordsPath(w.home, w.active.run_id));
-    writeStateJournaled(w.root, { ...emptyState("t"), active_runs: [w.active] as never });
+    writeStateJournaled(w.root, active(w), parsed(w.root));
     expect(() => readFileSync(recordsPath(w.home, w.active.run_id))).toThrow();
   });
 });

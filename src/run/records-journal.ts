@@ -18,12 +18,25 @@
  * Pure judging here (`judgeRecords`); the writers and the digests are the fs edges below it.
  */
 
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import {
+  closeSync,
+  constants,
+  existsSync,
+  fstatSync,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  writeSync,
+} from "node:fs";
+import { dirname, join } from "node:path";
 import { writeFileAtomic } from "../core/atomic-write.js";
+import { type Diagnostic, warning } from "../core/diagnostics.js";
 import { sha256Hex } from "../core/hash.js";
 import { type AnchorHome, findAnchorHome, gitDirOf, recordsPath } from "./anchor-home.js";
-import { appendJsonLine, readState, workspacePaths, writeState } from "./workspace.js";
+import { appendJsonLine, readRecordBytes, readState, workspacePaths, writeState } from "./workspace.js";
 import type { WorkspaceState } from "./workspace-types.js";
 
 /** The records a run's journal binds, as repository paths. */
@@ -44,13 +57,16 @@ export interface RecordStep {
 /** The largest journal a check reads: far past any run's writes, small enough to judge at once. */
 export const MAX_JOURNAL_BYTES = 4 * 1024 * 1024;
 
-/** A record's digest now: SHA-256 of its bytes, null when absent, a digest that matches nothing when unreadable. */
+/**
+ * A record's digest now: SHA-256 of its bytes, null when absent, and a digest that matches nothing when it
+ * cannot be read as a regular file (a symlink, a FIFO, a folder put in its place: `readRecordBytes`).
+ */
 export function recordDigest(root: string, file: JournaledRecord): string | null {
   try {
-    return sha256Hex(readFileSync(join(root, file)));
+    const bytes = readRecordBytes(join(root, file));
+    return bytes === null ? null : sha256Hex(bytes);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    return code === "ENOENT" ? null : `unreadable:${code ?? "error"}`;
+    return `unreadable:${(e as NodeJS.ErrnoException).code ?? "error"}`;
   }
 }
 
@@ -96,30 +112,141 @@ export function journalRecordWrite(
 
 /**
  * Write `state.json` and journal it for every run it leaves active (a run the write retires, supersedes or
- * abandons is past its check).
+ * abandons is past its check). `from` is the digest of the bytes the caller parsed the state it changed from
+ * (`StateRead.sha256`), not of a second read: what the write is derived from is what the journal vouches for.
+ * Returns the digest of the bytes written (the next write's `from` for a caller that keeps the state).
  */
-export function writeStateJournaled(root: string, state: WorkspaceState): void {
-  const file = workspacePaths.state;
-  const from = recordDigest(root, file);
-  writeState(root, state);
+export function writeStateJournaled(root: string, state: WorkspaceState, from: string | null): string {
+  const to = writeState(root, state);
   journalRecordWrite(
     root,
-    { file, from, to: recordDigest(root, file) },
+    { file: workspacePaths.state, from, to },
     state.active_runs.map((r) => r.run_id),
   );
+  return to;
 }
 
-/** Append one line to `questions.jsonl` or `decisions.jsonl` and journal it for every active run. */
-export function appendRecordLine(
+/** How long a command waits for another to finish its records write, and when a lock counts as left behind. */
+const LOCK_WAIT_MS = 5_000;
+const LOCK_STALE_MS = 10_000;
+
+/**
+ * Run `fn` holding `.devrites/records.lock`, the one lock the CLI's appends to `questions.jsonl` and
+ * `decisions.jsonl` take: read, append and journal happen as one step, so two commands appending at once
+ * cannot leave a journal whose steps do not chain. A lock older than `LOCK_STALE_MS` was left by a crash and
+ * is taken over; waiting longer than `LOCK_WAIT_MS` throws.
+ */
+export function withRecordsLock<T>(root: string, fn: () => T): T {
+  const lock = join(root, workspacePaths.recordsLock);
+  mkdirSync(dirname(lock), { recursive: true });
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      closeSync(openSync(lock, "wx"));
+      break;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+      if (lockAge(lock) > LOCK_STALE_MS) rmSync(lock, { force: true });
+      else if (Date.now() > deadline)
+        throw new Error(`${workspacePaths.recordsLock} is held by another devrites command; try again`);
+      else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5);
+    }
+  }
+  try {
+    return fn();
+  } finally {
+    rmSync(lock, { force: true });
+  }
+}
+
+function lockAge(lock: string): number {
+  try {
+    return Date.now() - lstatSync(lock).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+/** Open a record to append to, without following a symlink or waiting; whether it was there (O_EXCL decides). */
+function openForAppend(abs: string): { fd: number; existed: boolean } {
+  const flags = constants.O_RDWR | constants.O_APPEND | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+  try {
+    return { fd: openSync(abs, flags | constants.O_CREAT | constants.O_EXCL, 0o644), existed: false };
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== "EEXIST") throw e;
+  }
+  try {
+    return { fd: openSync(abs, flags), existed: true };
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ELOOP")
+      throw Object.assign(
+        new Error(`${abs} is a symlink: devrites writes its records only as regular files`),
+        {
+          code: "ENOTREG",
+        },
+      );
+    throw e;
+  }
+}
+
+/**
+ * Append one line to `questions.jsonl` or `decisions.jsonl`, built from the file's bytes as they are, and
+ * journal it for every active run — all under `withRecordsLock` and through one descriptor opened without
+ * following a symlink, so the bytes `build` parsed, the bytes appended to and the step's digests are the same
+ * file's. `build` returns the value to append, or undefined to write nothing. Throws `ENOTREG` when the record
+ * is not a regular file.
+ */
+export function appendRecord<T>(
   root: string,
   file: typeof workspacePaths.questions | typeof workspacePaths.decisions,
-  value: unknown,
-): void {
-  const from = recordDigest(root, file);
-  appendJsonLine(join(root, file), value);
-  const state = readState(root, new Date().toISOString());
-  const runs = state.ok ? state.state.active_runs.map((r) => r.run_id) : [];
-  journalRecordWrite(root, { file, from, to: recordDigest(root, file) }, runs);
+  build: (text: string) => T | undefined,
+): T | undefined {
+  return withRecordsLock(root, () => {
+    const abs = join(root, file);
+    const { fd, existed } = openForAppend(abs);
+    try {
+      if (!fstatSync(fd).isFile())
+        throw Object.assign(new Error(`${abs} is not a regular file`), { code: "ENOTREG" });
+      const bytes = readFileSync(fd);
+      const value = build(bytes.toString("utf8"));
+      if (value === undefined) return undefined;
+      const prefix = bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a ? "\n" : "";
+      const line = Buffer.from(`${prefix}${JSON.stringify(value)}\n`, "utf8");
+      let off = 0;
+      while (off < line.length) off += writeSync(fd, line, off, line.length - off);
+      fsyncSync(fd);
+      const state = readState(root, new Date().toISOString());
+      const runs = state.ok ? state.state.active_runs.map((r) => r.run_id) : [];
+      const from = existed ? sha256Hex(bytes) : null;
+      journalRecordWrite(root, { file, from, to: sha256Hex(Buffer.concat([bytes, line])) }, runs);
+      return value;
+    } finally {
+      closeSync(fd);
+    }
+  });
+}
+
+/**
+ * The records a run's journal finds changed other than by the CLI, judged now; none when the run has no
+ * readable journal (outside git, or made before journals) or was accepted. For a run about to leave the active
+ * set without a check (superseded, abandoned), whose forgery no check would otherwise report.
+ */
+export function tamperedRecordsOf(root: string, runId: string): JournaledRecord[] {
+  const home = findAnchorHome(gitDirOf(root), root, runId);
+  const read = readRecordsJournal(home, runId);
+  if (!read.ok) return [];
+  return judgeRecords(read.text, recordDigests(root)).flatMap((f) => (f.kind === "tampered" ? [f.file] : []));
+}
+
+/** The warning for a run leaving unchecked while its journal shows a record changed other than by the CLI. */
+export function tamperedRecordsWarning(root: string, runId: string, how: string): Diagnostic[] {
+  return tamperedRecordsOf(root, runId).map((file) =>
+    warning(
+      "workspace.records-tampered",
+      `${file} was changed by something other than devrites while ${runId} was active, and the run ${how} without a check`,
+      { path: file },
+    ),
+  );
 }
 
 /** What a journal says against the records now. */

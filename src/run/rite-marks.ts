@@ -53,12 +53,16 @@ export function startRite(opts: {
   const phase = (opts.phase as Phase | undefined) ?? phaseOfRite(opts.rite) ?? null;
   const changed = st.state.active_rite !== opts.rite || st.state.phase !== phase;
   if (changed)
-    writeStateJournaled(opts.root, {
-      ...st.state,
-      active_rite: opts.rite,
-      phase,
-      updated_at: opts.now.toISOString(),
-    });
+    writeStateJournaled(
+      opts.root,
+      {
+        ...st.state,
+        active_rite: opts.rite,
+        phase,
+        updated_at: opts.now.toISOString(),
+      },
+      st.sha256,
+    );
   return { exitCode: ExitCode.Ok, diagnostics: [], data: { active_rite: opts.rite, phase, changed } };
 }
 
@@ -86,11 +90,10 @@ export function endRite(opts: { root: string; rite?: string | undefined; now: Da
         }),
       ],
     };
-  writeStateJournaled(opts.root, {
-    ...st.state,
-    active_rite: null,
-    phase: null,
-    updated_at: opts.now.toISOString(),
-  });
+  writeStateJournaled(
+    opts.root,
+    { ...st.state, active_rite: null, phase: null, updated_at: opts.now.toISOString() },
+    st.sha256,
+  );
   return { exitCode: ExitCode.Ok, diagnostics: [], data: { active_rite: null, phase: null, changed: true } };
 }

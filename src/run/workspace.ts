@@ -1,5 +1,6 @@
 import {
   closeSync,
+  constants,
   fstatSync,
   fsync,
   fsyncSync,
@@ -13,6 +14,7 @@ import {
 import { dirname, join } from "node:path";
 import { writeFileAtomic } from "../core/atomic-write.js";
 import { type Diagnostic, error } from "../core/diagnostics.js";
+import { sha256Hex } from "../core/hash.js";
 import type { RunId } from "../envelope/types.js";
 import { type RunEvent, STATE_SCHEMA, type WorkspaceState } from "./workspace-types.js";
 
@@ -32,6 +34,8 @@ export const workspacePaths = {
   decisions: `${WORKSPACE_DIR}/decisions.jsonl`,
   /** Held by the one process driving the engine; holds its pid. */
   lock: `${WORKSPACE_DIR}/engine.lock`,
+  /** Held for a moment by a command appending to questions.jsonl or decisions.jsonl (`withRecordsLock`). */
+  recordsLock: `${WORKSPACE_DIR}/records.lock`,
 } as const;
 
 export function emptyState(now: string): WorkspaceState {
@@ -39,8 +43,40 @@ export function emptyState(now: string): WorkspaceState {
 }
 
 export type StateRead =
-  | { ok: true; state: WorkspaceState; exists: boolean }
+  /** `sha256`: of the bytes parsed (null when absent), the `from` of the write that follows (records journal). */
+  | { ok: true; state: WorkspaceState; exists: boolean; sha256: string | null }
   | { ok: false; diagnostics: Diagnostic[] };
+
+/**
+ * Read one of the CLI's workspace records as it is: a regular file only, never through a symlink, never
+ * waiting (a FIFO put in its place would hold the command while its records are changed under it). Absent →
+ * null; anything else that is not a regular file throws with the code `ENOTREG`.
+ */
+export function readRecordBytes(abs: string): Buffer | null {
+  let fd: number;
+  try {
+    fd = openSync(abs, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return null;
+    if (code === "ELOOP") throw notRegular(abs, "a symlink");
+    throw e;
+  }
+  try {
+    if (!fstatSync(fd).isFile()) throw notRegular(abs, "not a regular file");
+    return readFileSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function notRegular(abs: string, what: string): NodeJS.ErrnoException {
+  const e: NodeJS.ErrnoException = new Error(
+    `${abs} is ${what}: devrites reads and writes its records only as regular files`,
+  );
+  e.code = "ENOTREG";
+  return e;
+}
 
 /**
  * Read `.devrites/state.json`. A missing file is an empty state; an unreadable or malformed one is a
@@ -48,14 +84,14 @@ export type StateRead =
  */
 export function readState(root: string, now: string): StateRead {
   const rel = workspacePaths.state;
-  let text: string;
+  let bytes: Buffer | null;
   try {
-    text = readFileSync(join(root, rel), "utf8");
+    bytes = readRecordBytes(join(root, rel));
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ENOENT")
-      return { ok: true, state: emptyState(now), exists: false };
     return { ok: false, diagnostics: [error("workspace.unreadable", (e as Error).message, { path: rel })] };
   }
+  if (bytes === null) return { ok: true, state: emptyState(now), exists: false, sha256: null };
+  const text = bytes.toString("utf8");
   try {
     const parsed = JSON.parse(text) as WorkspaceState;
     if (parsed?.schema !== STATE_SCHEMA || !Array.isArray(parsed.active_runs)) {
@@ -69,7 +105,7 @@ export function readState(root: string, now: string): StateRead {
         ],
       };
     }
-    return { ok: true, state: parsed, exists: true };
+    return { ok: true, state: parsed, exists: true, sha256: sha256Hex(bytes) };
   } catch (e) {
     return {
       ok: false,
@@ -84,11 +120,13 @@ export function readState(root: string, now: string): StateRead {
 }
 
 /**
- * Write `state.json` as it is. Commands call `writeStateJournaled` (`./records-journal.ts`), which also tells
+ * Write `state.json` as it is; returns the SHA-256 of the bytes written. Commands call `writeStateJournaled` (`./records-journal.ts`), which also tells
  * the active runs' records journals, so that their checks can tell the CLI's write from a leaf's.
  */
-export function writeState(root: string, state: WorkspaceState): void {
-  writeFileAtomic(join(root, workspacePaths.state), `${JSON.stringify(state, null, 2)}\n`);
+export function writeState(root: string, state: WorkspaceState): string {
+  const text = `${JSON.stringify(state, null, 2)}\n`;
+  writeFileAtomic(join(root, workspacePaths.state), text);
+  return sha256Hex(text);
 }
 
 /**
@@ -219,6 +257,11 @@ export function readJsonLines<T>(absPath: string, relPath: string): JsonLines<T>
       diagnostics: [error("workspace.unreadable", (e as Error).message, { path: relPath })],
     };
   }
+  return parseJsonLines<T>(text, relPath);
+}
+
+/** One JSON value per line (tolerant: corrupt lines become diagnostics). Pure. */
+export function parseJsonLines<T>(text: string, relPath: string): JsonLines<T> {
   const values: T[] = [];
   const lineNumbers: number[] = [];
   const diagnostics: Diagnostic[] = [];

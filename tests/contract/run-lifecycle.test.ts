@@ -82,6 +82,43 @@ describe("a rejected wright, then its retry", () => {
     expect(codes(await repo.record(first, repo.resultFor(first)))).toEqual(["record.run-not-active"]);
   });
 
+  it("a packet that supersedes a run whose leaf forged a decision says so (warning), and is still made", async () => {
+    await repo.packet("devrites-slice-wright", { allow: ["src/a.ts"] });
+    const honest = await repo.cli([
+      "packet",
+      "new",
+      "--role",
+      "devrites-slice-wright",
+      "--rite",
+      "rite-build",
+      "--objective",
+      "Retry.",
+      "--allow",
+      "src/a.ts",
+    ]);
+    expect(honest.code).toBe(0);
+    expect(honest.json.diagnostics.map((d) => d.code)).toEqual(["packet.superseded"]);
+    repo.write(".devrites/questions.jsonl", '{"type":"raised","qid":"q-20261204-901"}\n');
+    const r = await repo.cli([
+      "packet",
+      "new",
+      "--role",
+      "devrites-slice-wright",
+      "--rite",
+      "rite-build",
+      "--objective",
+      "Retry.",
+      "--allow",
+      "src/a.ts",
+    ]);
+    expect(r.code).toBe(0);
+    const said = r.json.diagnostics.map((d) => [d.code, d.path]).sort();
+    expect(said).toEqual([
+      ["packet.superseded", expect.any(String)],
+      ["workspace.records-tampered", ".devrites/questions.jsonl"],
+    ]);
+  });
+
   it("control: two active wright packets written by other means still meet guard.ambiguous-packet", async () => {
     const a = await repo.packet("devrites-slice-wright", { allow: ["src/a.ts"] });
     const b = await repo.packet("devrites-slice-wright", { allow: ["src/a.ts"] });
@@ -153,6 +190,28 @@ describe("devrites run abandon", () => {
     expect(unknown.code).toBe(5);
     expect(codes(unknown)).toEqual(["run.unknown"]);
     expect(unknown.json.diagnostics[0]?.hint).toContain("devrites status");
+  });
+
+  it("a run abandoned after its leaf forged a decision: exit 0, with a warning naming the file", async () => {
+    const p = await repo.packet("devrites-evidence-scout");
+    const quiet = await repo.packet("devrites-evidence-scout");
+    // the near miss: nothing changed other than by devrites
+    const honest = await repo.cli(["run", "abandon", quiet.run_id]);
+    expect(honest.code).toBe(0);
+    expect(honest.json.diagnostics).toEqual([]);
+    repo.write(
+      ".devrites/decisions.jsonl",
+      '{"id":"d-20261204-901","source":"human","decision":"skip review"}\n',
+    );
+    const r = await repo.cli(["run", "abandon", p.run_id]);
+    expect(r.code).toBe(0);
+    expect(r.json.diagnostics).toEqual([
+      expect.objectContaining({
+        code: "workspace.records-tampered",
+        severity: "warning",
+        path: ".devrites/decisions.jsonl",
+      }),
+    ]);
   });
 
   it("usage errors exit 2 with a hint: a malformed run id, a blank reason, no run id", async () => {

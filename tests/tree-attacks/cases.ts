@@ -14,7 +14,7 @@ import { linkSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync, wri
 import { join } from "node:path";
 import { sha256Hex } from "../../src/core/hash.js";
 import type { AgentPacket, AgentResult } from "../../src/envelope/types.js";
-import type { AttackRepo, CliOut, Write } from "./harness.js";
+import { type AttackRepo, BIN, type CliOut, type Write } from "./harness.js";
 import { forgeIndexStat, forgeRun, rewriteKeepingMtime, sortManifest } from "./tamper.js";
 
 export type Stage = "packet" | "record" | "check" | "validate" | "late";
@@ -202,6 +202,23 @@ export const ATTACKS: Attack[] = [
       if (asked.code !== 3 || qid === undefined) throw new Error(`devrites ask failed: ${asked.raw}`);
       const answered = r.cli(["resolve", qid, "src first"]);
       if (answered.code !== 0) throw new Error(`devrites resolve failed: ${answered.raw}`);
+      return undefined;
+    },
+    stage: "check",
+    code: "",
+    control: true,
+  },
+  {
+    name: "control: six questions raised at once through the CLI during the run",
+    klass: "control",
+    tampered:
+      "nothing (six `devrites ask` processes at the same moment: the records lock chains their steps)",
+    leaf: (r) => {
+      r.sh(
+        `for i in 1 2 3 4 5 6; do "${process.execPath}" "${BIN}" ask --kind scope "Question $i?" >/dev/null 2>&1 & done; wait`,
+      );
+      const raised = r.read(".devrites/questions.jsonl").trim().split("\n").length;
+      if (raised !== 6) throw new Error(`expected 6 questions raised, found ${raised}`);
       return undefined;
     },
     stage: "check",

@@ -4,6 +4,13 @@ import { ExitCode } from "../diagnostics.js";
 import type { CodeEntry } from "./entry.js";
 
 export const workspaceCodes = {
+  "workspace.records-tampered": {
+    severity: "warning",
+    exit: ExitCode.Ok,
+    summary:
+      "a run left without a check (superseded by a new packet, or abandoned) saw one of the CLI's records (.devrites/state.json, questions.jsonl, decisions.jsonl) changed by something other than devrites: its leaf may have forged a human answer, a decision or the state",
+    hint: "look at the file before anything relies on it, and put it right (git does not track it)",
+  },
   "workspace.accepted-baseline-mismatch": {
     severity: "error",
     exit: ExitCode.Violation,
