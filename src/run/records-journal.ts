@@ -5,8 +5,12 @@
  * the CLI makes to one of them is journaled, as a step `{file, from, to}` (the file's SHA-256 before and
  * after, null for absent), beside the anchor of every run the write leaves active, in
  * `<run-id>.records.jsonl`. `packet new` opens a run's journal with the three files as they are, before its own
- * write of the state. A run leaves the journal's care when it is retired: checked again after its acceptance
- * (an anchored accepting verdict), it is not judged on these records again.
+ * write of the state. A step's `from` is the digest of the bytes the command parsed, its `to` of the bytes it
+ * produced (never a second read, which a FIFO or a rename race could answer differently); records are read
+ * and written only as regular files, and appends go through one descriptor under `withRecordsLock`. A run
+ * leaves the journal's care when it is retired: checked again after its acceptance (an anchored accepting
+ * verdict), it is not judged on these records again; superseded or abandoned, it is judged as it leaves
+ * (`tamperedRecordsWarning`).
  *
  * A run's check then requires, for each file, that every journaled step starts where the journal had the
  * file at some point, and that the file is now where it had it: a leaf's append of a forged answer, a
