@@ -83,8 +83,7 @@ describe("a rejected wright, then its retry", () => {
   });
 
   it("a packet that supersedes a run whose leaf forged a decision says so (warning), and is still made", async () => {
-    await repo.packet("devrites-slice-wright", { allow: ["src/a.ts"] });
-    const honest = await repo.cli([
+    const retry = [
       "packet",
       "new",
       "--role",
@@ -93,24 +92,14 @@ describe("a rejected wright, then its retry", () => {
       "rite-build",
       "--objective",
       "Retry.",
-      "--allow",
-      "src/a.ts",
-    ]);
+    ];
+    await repo.packet("devrites-slice-wright", { allow: ["src/a.ts"] });
+    // the near miss: nothing changed other than by devrites
+    const honest = await repo.cli([...retry, "--allow", "src/a.ts"]);
     expect(honest.code).toBe(0);
     expect(honest.json.diagnostics.map((d) => d.code)).toEqual(["packet.superseded"]);
     repo.write(".devrites/questions.jsonl", '{"type":"raised","qid":"q-20261204-901"}\n');
-    const r = await repo.cli([
-      "packet",
-      "new",
-      "--role",
-      "devrites-slice-wright",
-      "--rite",
-      "rite-build",
-      "--objective",
-      "Retry.",
-      "--allow",
-      "src/a.ts",
-    ]);
+    const r = await repo.cli([...retry, "--allow", "src/a.ts"]);
     expect(r.code).toBe(0);
     const said = r.json.diagnostics.map((d) => [d.code, d.path]).sort();
     expect(said).toEqual([
