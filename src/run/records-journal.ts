@@ -33,14 +33,21 @@ import {
   openSync,
   readFileSync,
   rmSync,
-  writeSync,
 } from "node:fs";
 import { dirname, join } from "node:path";
 import { writeFileAtomic } from "../core/atomic-write.js";
 import { type Diagnostic, warning } from "../core/diagnostics.js";
 import { sha256Hex } from "../core/hash.js";
 import { type AnchorHome, findAnchorHome, gitDirOf, recordsPath } from "./anchor-home.js";
-import { appendJsonLine, readRecordBytes, readState, workspacePaths, writeState } from "./workspace.js";
+import {
+  appendJsonLine,
+  notRegular,
+  readRecordBytes,
+  readState,
+  workspacePaths,
+  writeJsonLine,
+  writeState,
+} from "./workspace.js";
 import type { WorkspaceState } from "./workspace-types.js";
 
 /** The records a run's journal binds, as repository paths. */
@@ -182,13 +189,7 @@ function openForAppend(abs: string): { fd: number; existed: boolean } {
   try {
     return { fd: openSync(abs, flags), existed: true };
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === "ELOOP")
-      throw Object.assign(
-        new Error(`${abs} is a symlink: devrites writes its records only as regular files`),
-        {
-          code: "ENOTREG",
-        },
-      );
+    if ((e as NodeJS.ErrnoException).code === "ELOOP") throw notRegular(abs, "a symlink");
     throw e;
   }
 }
@@ -209,15 +210,11 @@ export function appendRecord<T>(
     const abs = join(root, file);
     const { fd, existed } = openForAppend(abs);
     try {
-      if (!fstatSync(fd).isFile())
-        throw Object.assign(new Error(`${abs} is not a regular file`), { code: "ENOTREG" });
+      if (!fstatSync(fd).isFile()) throw notRegular(abs, "not a regular file");
       const bytes = readFileSync(fd);
       const value = build(bytes.toString("utf8"));
       if (value === undefined) return undefined;
-      const prefix = bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a ? "\n" : "";
-      const line = Buffer.from(`${prefix}${JSON.stringify(value)}\n`, "utf8");
-      let off = 0;
-      while (off < line.length) off += writeSync(fd, line, off, line.length - off);
+      const line = writeJsonLine(fd, value, bytes.length > 0 && bytes[bytes.length - 1] !== 0x0a);
       fsyncSync(fd);
       const state = readState(root, new Date().toISOString());
       const runs = state.ok ? state.state.active_runs.map((r) => r.run_id) : [];
@@ -232,8 +229,9 @@ export function appendRecord<T>(
 
 /**
  * The records a run's journal finds changed other than by the CLI, judged now; none when the run has no
- * readable journal (outside git, or made before journals) or was accepted. For a run about to leave the active
- * set without a check (superseded, abandoned), whose forgery no check would otherwise report.
+ * readable journal (outside git, or made before journals). For a run about to leave the active set without a
+ * check (superseded, abandoned: never an accepted one, which left it when it was retired), whose forgery no
+ * check would otherwise report.
  */
 export function tamperedRecordsOf(root: string, runId: string): JournaledRecord[] {
   const home = findAnchorHome(gitDirOf(root), root, runId);

@@ -70,7 +70,8 @@ export function readRecordBytes(abs: string): Buffer | null {
   }
 }
 
-function notRegular(abs: string, what: string): NodeJS.ErrnoException {
+/** The error for a record that is not a regular file (code `ENOTREG`). */
+export function notRegular(abs: string, what: string): NodeJS.ErrnoException {
   const e: NodeJS.ErrnoException = new Error(
     `${abs} is ${what}: devrites reads and writes its records only as regular files`,
   );
@@ -194,15 +195,13 @@ export function appendJsonLine(absPath: string, value: unknown, opts: AppendOpti
   const fd = openSync(absPath, "a+", 0o644);
   try {
     const size = fstatSync(fd).size;
-    let prefix = "";
+    let tornEnd = false;
     if (size > 0) {
       const last = Buffer.alloc(1);
       readSync(fd, last, 0, 1, size - 1);
-      if (last[0] !== 0x0a) prefix = "\n";
+      tornEnd = last[0] !== 0x0a;
     }
-    const buf = Buffer.from(`${prefix}${JSON.stringify(value)}\n`, "utf8");
-    let off = 0;
-    while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
+    writeJsonLine(fd, value, tornEnd);
     if (opts.durable !== false && opts.syncLater) {
       opts.syncLater.hold(fd);
       return;
@@ -213,6 +212,18 @@ export function appendJsonLine(absPath: string, value: unknown, opts: AppendOpti
     throw e;
   }
   closeSync(fd);
+}
+
+/**
+ * Write one JSON value as one line at the end of the open file `fd` (opened to append), starting on a fresh
+ * line when the file ends in a torn one (`tornEnd`) so the new line is not glued to the fragment. Returns the
+ * bytes written.
+ */
+export function writeJsonLine(fd: number, value: unknown, tornEnd: boolean): Buffer {
+  const buf = Buffer.from(`${tornEnd ? "\n" : ""}${JSON.stringify(value)}\n`, "utf8");
+  let off = 0;
+  while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
+  return buf;
 }
 
 /** Read one run's event ledger (tolerant: corrupt lines become diagnostics). */
